@@ -1,0 +1,133 @@
+// Package client reads the Join It API: authentication, paging, retries and
+// decoding. It knows nothing of Terraform.
+package client
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+	"golang.org/x/oauth2"
+)
+
+// Client reads one organization's data. It is safe for concurrent use, and
+// identical reads made while it lives are fetched once (see cache.go).
+type Client struct {
+	cfg   Config
+	base  *url.URL
+	http  *retryablehttp.Client
+	pause *pauseGate
+	cache *cache
+}
+
+// New checks the configuration and builds a client. No request is sent.
+func New(cfg Config) (*Client, error) {
+	cfg = cfg.withDefaults()
+	base, err := ParseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Token == "" {
+		return nil, fmt.Errorf("the access token is empty")
+	}
+	for name, p := range map[string]string{
+		"memberships": cfg.Paths.Memberships, "payments": cfg.Paths.Payments,
+		"groups": cfg.Paths.Groups, "org_metrics": cfg.Paths.OrgMetrics,
+	} {
+		if err := validatePath(name, p); err != nil {
+			return nil, err
+		}
+	}
+
+	c := &Client{cfg: cfg, base: base, pause: &pauseGate{}, cache: newCache()}
+	c.http = c.newRetryingClient()
+	return c, nil
+}
+
+// newRetryingClient stacks the transports, outermost first:
+// token (only for the base URL's origin) → shared Retry-After pause → network.
+func (c *Client) newRetryingClient() *retryablehttp.Client {
+	network := cleanhttp.DefaultPooledTransport()
+	network.MaxIdleConnsPerHost = c.cfg.MaxConcurrency + 1
+
+	tokens := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.Token, TokenType: "Bearer"})
+	gated := &pauseTransport{gate: c.pause, base: network, logger: c.cfg.Logger}
+	authed := &originTransport{
+		origin:   origin(c.base),
+		withAuth: &oauth2.Transport{Source: tokens, Base: gated},
+		without:  gated,
+	}
+
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient = &http.Client{
+		Transport:     authed,
+		Timeout:       c.cfg.Timeout,
+		CheckRedirect: sameOriginRedirects,
+	}
+	rc.Logger = nil // we log ourselves, without headers
+	rc.RetryMax = c.cfg.MaxRetries
+	rc.RetryWaitMin = c.cfg.RetryWaitMin
+	rc.RetryWaitMax = c.cfg.RetryWaitMax
+	rc.CheckRetry = retryPolicy
+	rc.Backoff = c.backoff
+	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
+	rc.RequestLogHook = c.logAttempt
+	return rc
+}
+
+// origin is scheme://host[:port], the unit a token is bound to.
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// originTransport attaches the token only to requests for the API's own
+// origin, so a redirect elsewhere can never carry it.
+type originTransport struct {
+	origin   string
+	withAuth http.RoundTripper
+	without  http.RoundTripper
+}
+
+func (t *originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if origin(req.URL) == t.origin {
+		return t.withAuth.RoundTrip(req)
+	}
+	return t.without.RoundTrip(req)
+}
+
+// sameOriginRedirects refuses redirects to another origin: following them
+// could hand the token to a host the user never configured.
+func sameOriginRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errTooManyRedirects
+	}
+	if origin(req.URL) != origin(via[0].URL) {
+		return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host}
+	}
+	return nil
+}
+
+type redirectError struct{ to string }
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set base_url to the final address", e.to)
+}
+
+var errTooManyRedirects = fmt.Errorf("the API redirected more than 10 times")
+
+func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
+	if n, ok := req.Context().Value(attemptsKey{}).(*atomic.Int32); ok {
+		n.Add(1)
+	}
+	if attempt == 0 {
+		return
+	}
+	c.cfg.Logger.Debug(req.Context(), "retrying request", map[string]any{
+		"method": req.Method, "url": req.URL.String(), "attempt": attempt + 1,
+	})
+}
+
+// now is replaced in tests.
+var now = time.Now

@@ -1,0 +1,90 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+)
+
+// ListOptions are the options every list read takes.
+type ListOptions struct {
+	// PageSize is the count (or limit) sent on every page; 0 takes the
+	// endpoint's maximum, so a read takes the fewest requests.
+	PageSize int
+	// KeepRaw keeps each record's JSON as the API sent it.
+	KeepRaw bool
+}
+
+// MembershipQuery selects memberships.
+type MembershipQuery struct {
+	// Status, when set, is sent as the API's status filter on every page.
+	Status *int64
+	ListOptions
+}
+
+// Memberships reads every membership matching q, in API order.
+func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membership, error) {
+	req, err := c.countRequest("memberships", c.cfg.Paths.Memberships, q.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	if q.Status != nil {
+		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
+	}
+	return get(ctx, c.cache, cacheKey(req, q.KeepRaw), func(ctx context.Context) ([]Membership, error) {
+		return readCountPages[Membership](ctx, c, req, q.KeepRaw)
+	})
+}
+
+// Payments reads every payment, in API order.
+func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error) {
+	req, err := c.countRequest("payments", c.cfg.Paths.Payments, o.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) ([]Payment, error) {
+		return readCountPages[Payment](ctx, c, req, o.KeepRaw)
+	})
+}
+
+// Groups reads every group, in API order. Their raw JSON is always kept:
+// the specification does not show the group fields.
+func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
+	req, err := c.countRequest("groups", c.cfg.Paths.Groups, o.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
+		return readCountPages[Group](ctx, c, req, true)
+	})
+}
+
+// OrgMetrics reads every organization metrics record, in API order.
+func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, error) {
+	size := o.PageSize
+	if size == 0 {
+		size = MaxLimit
+	}
+	if size < 1 || size > MaxLimit {
+		return nil, fmt.Errorf("org_metrics: page size %d is out of range 1..%d", size, MaxLimit)
+	}
+	req := pageRequest{endpoint: "org_metrics", path: c.cfg.Paths.OrgMetrics, sizeParam: "limit", size: size}
+	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
+		return readMetadataPages(ctx, c, req, o.KeepRaw)
+	})
+}
+
+func (c *Client) countRequest(endpoint, path string, size int) (pageRequest, error) {
+	if size == 0 {
+		size = MaxCount
+	}
+	if size < 1 || size > MaxCount {
+		return pageRequest{}, fmt.Errorf("%s: page size %d is out of range 1..%d", endpoint, size, MaxCount)
+	}
+	return pageRequest{endpoint: endpoint, path: path, sizeParam: "count", size: size}, nil
+}
+
+func cacheKey(r pageRequest, keepRaw bool) string {
+	return fmt.Sprintf("%s|%s|%s|%d|%t", r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
+}

@@ -1,0 +1,101 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// APIError is a response the API answered with a non-success status.
+type APIError struct {
+	Endpoint string // endpoint name, e.g. "memberships"
+	Page     int
+	Status   int
+	Attempts int
+	// Excerpt is a short, sanitized piece of the body: printable text only,
+	// with anything resembling the token removed.
+	Excerpt string
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	switch {
+	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+		b.WriteString(": the access token was refused; check access_token (or JOINIT_ACCESS_TOKEN) and that the application key is still authorized")
+	case e.Status == http.StatusNotFound:
+		b.WriteString(": no such endpoint; check base_url and the endpoint paths")
+	case e.Status == http.StatusTooManyRequests:
+		b.WriteString(": rate limited, and retries were used up; lower max_concurrent_requests or raise max_retries")
+	case e.Status >= 500:
+		b.WriteString(": the server failed, and retries were used up")
+	}
+	if e.Excerpt != "" {
+		fmt.Fprintf(&b, " (body: %q)", e.Excerpt)
+	}
+	return b.String()
+}
+
+// PageError is a page the client could not use: not JSON, malformed, or a
+// server that does not advance. Nothing of the read is returned with it.
+type PageError struct {
+	Endpoint string
+	Page     int
+	Reason   string
+	Err      error
+}
+
+func (e *PageError) Error() string {
+	msg := fmt.Sprintf("%s page %d: %s", e.Endpoint, e.Page, e.Reason)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *PageError) Unwrap() error { return e.Err }
+
+// ErrNotAdvancing marks a server that keeps answering with records already
+// read: paging it further would never end.
+var ErrNotAdvancing = errors.New("the server is not advancing through pages")
+
+const excerptLimit = 200
+
+// sanitizeExcerpt keeps a short, printable piece of a body for an error
+// message. The token is removed in case a server echoes it.
+func sanitizeExcerpt(body []byte, token string) string {
+	if len(body) > 4*excerptLimit {
+		body = body[:4*excerptLimit]
+	}
+	s := string(body)
+	if token != "" {
+		s = strings.ReplaceAll(s, token, "[redacted]")
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			r = ' '
+		}
+		if unicode.IsSpace(r) {
+			if space {
+				continue
+			}
+			space, r = true, ' '
+		} else {
+			space = false
+		}
+		b.WriteRune(r)
+		if b.Len() >= excerptLimit {
+			b.WriteString("…")
+			break
+		}
+	}
+	return strings.TrimSpace(b.String())
+}

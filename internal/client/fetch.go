@@ -1,0 +1,127 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// pageRequest names one page of one endpoint.
+type pageRequest struct {
+	endpoint  string     // name used in errors and logs, e.g. "memberships"
+	path      string     // relative to the base URL
+	filters   url.Values // the same on every page (spec rule 6)
+	sizeParam string     // "count" or "limit" (spec rule 7)
+	size      int
+	page      int
+}
+
+func (r pageRequest) url(base *url.URL) string {
+	q := url.Values{}
+	for k, vs := range r.filters {
+		q[k] = vs
+	}
+	q.Set("page", strconv.Itoa(r.page))
+	q.Set(r.sizeParam, strconv.Itoa(r.size))
+	u := *base
+	u.Path = base.Path + r.path
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+type bodyTooLargeError struct{ limit int64 }
+
+func (e *bodyTooLargeError) Error() string {
+	return fmt.Sprintf("the response body is larger than %d bytes", e.limit)
+}
+
+// fetch GETs one page and returns its body. Retries (network errors, a body
+// cut off mid-read, 429, 5xx) happen inside; what comes back is a complete
+// 2xx body or an error naming the endpoint and page.
+func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
+	attempts := new(atomic.Int32)
+	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.url(c.base), nil)
+	if err != nil {
+		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "could not build the request", Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.cfg.UserAgent != "" {
+		req.Header.Set("User-Agent", c.cfg.UserAgent)
+	}
+
+	// Reading the body inside the response handler lets retryablehttp retry
+	// a connection that breaks mid-body like any other network error.
+	var body []byte
+	req.SetResponseHandler(func(resp *http.Response) error {
+		defer resp.Body.Close()
+		b, err := readCapped(resp.Body, c.cfg.MaxBodyBytes)
+		if err != nil {
+			return err
+		}
+		body = b
+		return nil
+	})
+
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "the request failed", Err: scrubURLError(err)}
+	}
+	fields := map[string]any{
+		"endpoint": r.endpoint, "page": r.page, "status": resp.StatusCode,
+		"duration": time.Since(start).String(),
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		// Retries are used up or the status is final; the handler did not run.
+		excerpt, _ := readCapped(resp.Body, 4096)
+		resp.Body.Close()
+		c.cfg.Logger.Warn(ctx, "API request failed", fields)
+		return nil, &APIError{
+			Endpoint: r.endpoint, Page: r.page, Status: resp.StatusCode,
+			Attempts: int(attempts.Load()), Excerpt: sanitizeExcerpt(excerpt, c.cfg.Token),
+		}
+	}
+	fields["bytes"] = len(body)
+	c.cfg.Logger.Trace(ctx, "fetched page", fields)
+	return body, nil
+}
+
+// attemptsKey carries a per-page attempt counter to the request log hook,
+// so an error can say how many attempts were made.
+type attemptsKey struct{}
+
+// readCapped reads all of r, failing once more than limit bytes arrive.
+func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, &bodyTooLargeError{limit: limit}
+	}
+	return buf.Bytes(), nil
+}
+
+// scrubURLError drops the *url.Error wrapper's repetition of the URL while
+// keeping its cause; the URL holds no secret, but the page does the naming.
+func scrubURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,101 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// retryPolicy retries network errors, 429 and 5xx other than 501 (which
+// says the server will never do it). Context cancellation, refused
+// redirects and oversized bodies end the read at once.
+func retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
+	}
+	if err != nil {
+		var redirect *redirectError
+		var tooLarge *bodyTooLargeError
+		switch {
+		case errors.As(err, &redirect), errors.As(err, &tooLarge),
+			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled):
+			return false, err
+		}
+		return true, nil
+	}
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return true, nil
+	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+		return true, nil
+	}
+	return false, nil
+}
+
+// backoff honours Retry-After on 429 and 503 (seconds or an HTTP date), and
+// otherwise waits exponentially longer with jitter, so clients that failed
+// together do not retry together. A Retry-After pauses the whole client.
+func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
+			if wait > c.cfg.MaxRetryAfter {
+				wait = c.cfg.MaxRetryAfter
+			}
+			c.pause.extend(now().Add(wait))
+			c.cfg.Logger.Debug(resp.Request.Context(), "server asked to wait (Retry-After); pausing all requests", map[string]any{
+				"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
+			})
+			return wait
+		}
+	}
+	wait := exponentialJitter(min, max, attempt)
+	if resp != nil {
+		c.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", map[string]any{
+			"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
+		})
+	}
+	return wait
+}
+
+// exponentialJitter returns a wait in [d/2, d] where d = min·2^attempt, capped at max.
+func exponentialJitter(min, max time.Duration, attempt int) time.Duration {
+	d := min
+	for i := 0; i < attempt && d < max; i++ {
+		d *= 2
+	}
+	if d > max {
+		d = max
+	}
+	half := d / 2
+	return half + rand.N(half+1)
+}
+
+// parseRetryAfter reads delay-seconds or an HTTP date; a date in the past
+// means no wait.
+func parseRetryAfter(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(24*time.Hour/time.Second) {
+			secs = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	when, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	if d := when.Sub(now()); d > 0 {
+		return d, true
+	}
+	return 0, true
+}
