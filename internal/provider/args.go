@@ -1,0 +1,77 @@
+package provider
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// argError is a bad argument value, reported against its attribute.
+type argError struct {
+	attr string
+	msg  string
+}
+
+func (e *argError) Error() string { return fmt.Sprintf("%s: %s", e.attr, e.msg) }
+
+// config gives typed access to a data source's configuration object.
+type config struct{ attrs map[string]tftypes.Value }
+
+func newConfig(v tftypes.Value) (config, error) {
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		return config{}, fmt.Errorf("the configuration is not an object: %w", err)
+	}
+	return config{attrs: attrs}, nil
+}
+
+// int64 returns the attribute's value, def when it is null.
+func (c config) int64(name string, def *int64) (*int64, error) {
+	v, ok := c.attrs[name]
+	if !ok || v.IsNull() {
+		return def, nil
+	}
+	if !v.IsKnown() {
+		return nil, &argError{name, "the value is not known yet; data sources are read with known arguments only"}
+	}
+	var f big.Float
+	if err := v.As(&f); err != nil {
+		return nil, &argError{name, err.Error()}
+	}
+	n, acc := f.Int64()
+	if acc != big.Exact {
+		return nil, &argError{name, fmt.Sprintf("%s is not a whole number", f.Text('g', -1))}
+	}
+	return &n, nil
+}
+
+// bool returns the attribute's value, def when it is null.
+func (c config) bool(name string, def bool) (*bool, error) {
+	v, ok := c.attrs[name]
+	if !ok || v.IsNull() {
+		return &def, nil
+	}
+	if !v.IsKnown() {
+		return nil, &argError{name, "the value is not known yet; data sources are read with known arguments only"}
+	}
+	var b bool
+	if err := v.As(&b); err != nil {
+		return nil, &argError{name, err.Error()}
+	}
+	return &b, nil
+}
+
+// pageSize reads page_size, defaulting to and bounded by max.
+func (c config) pageSize(max int64) (*int64, error) {
+	size, err := c.int64("page_size", &max)
+	if err != nil {
+		return nil, err
+	}
+	if *size < 1 || *size > max {
+		return nil, &argError{"page_size", fmt.Sprintf("must be between 1 and %d, got %d", max, *size)}
+	}
+	return size, nil
+}
+
+func ptr[T any](v T) *T { return &v }

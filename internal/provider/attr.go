@@ -1,0 +1,105 @@
+package provider
+
+import (
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+)
+
+// A data source's schema is declared once, as a tree of attrs. From it come
+// the framework schema (validation, docs), the Terraform types, the direct
+// msgpack encoding of large results, and the reference tftypes.Value the
+// encoding is tested against.
+
+type kind int
+
+const (
+	kindString kind = iota
+	kindInt
+	kindBool
+	kindStringList
+	kindObject
+	kindObjectList
+)
+
+// listView is a list seen without copying it: n elements, each from at.
+type listView struct {
+	null bool
+	n    int
+	at   func(i int) any
+}
+
+// attr is one attribute: its name, type, description, and how to read its
+// value from the Go value that stands for its parent object.
+type attr struct {
+	name     string
+	desc     string
+	kind     kind
+	children []attr // object kinds, sorted by name
+
+	str     func(parent any) *string
+	num     func(parent any) *int64
+	boolean func(parent any) *bool
+	obj     func(parent any) (any, bool) // false: null
+	list    func(parent any) listView
+
+	// arg, when set, makes this a configurable argument: the framework
+	// attribute carries Optional/Computed and validators. Its type must
+	// match kind (a test checks).
+	arg schema.Attribute
+}
+
+func str[R any](name, desc string, get func(*R) *string) attr {
+	return attr{name: name, desc: desc, kind: kindString, str: func(p any) *string { return get(p.(*R)) }}
+}
+
+func num[R any](name, desc string, get func(*R) *int64) attr {
+	return attr{name: name, desc: desc, kind: kindInt, num: func(p any) *int64 { return get(p.(*R)) }}
+}
+
+func boolean[R any](name, desc string, get func(*R) *bool) attr {
+	return attr{name: name, desc: desc, kind: kindBool, boolean: func(p any) *bool { return get(p.(*R)) }}
+}
+
+// strList is a list of strings; get returns false for a null list.
+func strList[R any](name, desc string, get func(*R) ([]*string, bool)) attr {
+	return attr{name: name, desc: desc, kind: kindStringList, list: func(p any) listView {
+		items, ok := get(p.(*R))
+		if !ok {
+			return listView{null: true}
+		}
+		return listView{n: len(items), at: func(i int) any { return items[i] }}
+	}}
+}
+
+// object is a nested object; get returns nil for null.
+func object[R, C any](name, desc string, get func(*R) *C, children ...attr) attr {
+	return attr{name: name, desc: desc, kind: kindObject, children: sorted(children), obj: func(p any) (any, bool) {
+		c := get(p.(*R))
+		return c, c != nil
+	}}
+}
+
+// objectList is a list of objects; get returns false for a null list.
+func objectList[R, C any](name, desc string, get func(*R) ([]C, bool), children ...attr) attr {
+	return attr{name: name, desc: desc, kind: kindObjectList, children: sorted(children), list: func(p any) listView {
+		items, ok := get(p.(*R))
+		if !ok {
+			return listView{null: true}
+		}
+		return listView{n: len(items), at: func(i int) any { return &items[i] }}
+	}}
+}
+
+// asArg makes a an argument declared by the given framework attribute.
+func asArg(a attr, declared schema.Attribute) attr {
+	a.arg = declared
+	return a
+}
+
+// sorted orders attributes by name: msgpack objects are encoded that way.
+func sorted(attrs []attr) []attr {
+	out := append([]attr(nil), attrs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}

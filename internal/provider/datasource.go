@@ -1,0 +1,103 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// dataSourceDef is everything one data source is: its schema, declared once
+// as attrs, and how it reads. Both the framework's Read and the fast
+// ReadDataSource of server.go serve it.
+type dataSourceDef struct {
+	name        string // the type name without the provider prefix
+	description string
+	attrs       []attr // top level, sorted: arguments and results
+	stateType   tftypes.Object
+	// read fetches what a configuration asks for and returns the Go value
+	// the attrs read the state from.
+	read func(ctx context.Context, c *client.Client, cfg config) (any, error)
+}
+
+func newDataSourceDef(name, description string, read func(context.Context, *client.Client, config) (any, error), attrs ...attr) *dataSourceDef {
+	s := sorted(attrs)
+	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s), read: read}
+}
+
+func (d *dataSourceDef) schema() schema.Schema {
+	return schema.Schema{Description: d.description, MarkdownDescription: d.description, Attributes: frameworkAttributes(d.attrs)}
+}
+
+// readState decodes the configuration and reads; the caller encodes the result.
+func (d *dataSourceDef) readState(ctx context.Context, c *client.Client, raw tftypes.Value) (any, error) {
+	if c == nil {
+		return nil, errNotConfigured
+	}
+	cfg, err := newConfig(raw)
+	if err != nil {
+		return nil, err
+	}
+	return d.read(ctx, c, cfg)
+}
+
+var errNotConfigured = errors.New("the provider is not configured: its configuration has values that are not known until apply (for example an access_token taken from a resource), so no data can be read during this plan")
+
+// errorSummary titles a failed read for its diagnostic.
+func (d *dataSourceDef) errorSummary() string {
+	return fmt.Sprintf("Failed to read joinit_%s", d.name)
+}
+
+// frameworkDataSource adapts a dataSourceDef to the framework.
+type frameworkDataSource struct {
+	def  *dataSourceDef
+	data *providerData
+}
+
+var (
+	_ datasource.DataSource              = (*frameworkDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*frameworkDataSource)(nil)
+)
+
+func (f *frameworkDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + f.def.name
+}
+
+func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = f.def.schema()
+}
+
+func (f *frameworkDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return // not configured yet, or unknown provider configuration
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *providerData, got %T; please report this issue", req.ProviderData))
+		return
+	}
+	f.data = data
+}
+
+// Read is the framework's path: a full tftypes.Value handed to the
+// framework. The provider's server answers ReadDataSource itself (see
+// server.go); this path serves the unwrapped framework server.
+func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	state, err := f.def.readState(ctx, f.data.clientOrNil(), req.Config.Raw)
+	if err != nil {
+		var bad *argError
+		if errors.As(err, &bad) {
+			resp.Diagnostics.AddAttributeError(path.Root(bad.attr), "Invalid "+bad.attr, bad.msg)
+			return
+		}
+		resp.Diagnostics.AddError(f.def.errorSummary(), err.Error())
+		return
+	}
+	resp.State.Raw = referenceValue(f.def.attrs, state)
+}

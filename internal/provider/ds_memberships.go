@@ -1,0 +1,167 @@
+package provider
+
+import (
+	"context"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// membershipsState is the joinit_memberships state as Go values.
+type membershipsState struct {
+	Status         *int64
+	PageSize       *int64
+	IncludeRawJSON *bool
+	IncludeRecords *bool
+	records        []client.Membership
+	ids            []*string
+	emails         []*string
+}
+
+var membershipsDef = newDataSourceDef("memberships",
+	"Reads the organization's memberships, optionally filtered by status, in API order. "+
+		"Every page is read, or the read fails: a partial list is never returned. "+
+		"Set `include_records = false` for the lean read: only `ids` and `emails`, for syncs of very large organizations.",
+	readMemberships,
+	asArg(num[membershipsState]("status", "", func(s *membershipsState) *int64 { return s.Status }),
+		schema.Int64Attribute{Optional: true, Description: "Membership status code to filter by, sent as the API's `status` filter: 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled. Other codes are passed through. Unset reads every status."}),
+	pageSizeArg[membershipsState](client.MaxCount, "count", func(s *membershipsState) *int64 { return s.PageSize }),
+	rawJSONArg(func(s *membershipsState) *bool { return s.IncludeRawJSON }),
+	asArg(boolean[membershipsState]("include_records", "", func(s *membershipsState) *bool { return s.IncludeRecords }),
+		schema.BoolAttribute{Optional: true, Computed: true, Description: "Default true. When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large."}),
+	objectList("memberships", "The memberships, in API order, each once. Null when `include_records` is false.",
+		func(s *membershipsState) ([]client.Membership, bool) { return s.records, *s.IncludeRecords },
+		membershipAttrs()...),
+	strList("ids", "Membership ids in API order (set by both full and lean reads).",
+		func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
+	strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
+		func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
+)
+
+type membership = client.Membership
+
+func membershipAttrs() []attr {
+	return []attr{
+		str("id", "Membership identifier (the API's `_id`).", func(m *membership) *string { return m.ID }),
+		str("organization_id", "Owning organization.", func(m *membership) *string { return m.OrganizationID }),
+		str("external_id", "External membership ID.", func(m *membership) *string { return m.ExternalID }),
+		str("email", "Member e-mail address; may be null.", func(m *membership) *string { return m.Email }),
+		str("display_name", "Display name.", func(m *membership) *string { return m.DisplayName }),
+		str("membership_type", "Identifier of the membership type.", func(m *membership) *string { return m.MembershipType }),
+		str("membership_name", "Name of the membership type.", func(m *membership) *string { return m.MembershipName }),
+		num("status", "Status code: 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled; other codes may appear.", func(m *membership) *int64 { return m.Status }),
+		str("status_name", "Name of `status`: prospective, pending, active, expired, cancelled, or unknown for any other code.", func(m *membership) *string { return statusName(m.Status) }),
+		str("joined", "When the membership started (ISO 8601 UTC, as the API sends it).", func(m *membership) *string { return m.Joined }),
+		str("expiration_date", "When the membership expires; null for lifetime or auto-renewing memberships.", func(m *membership) *string { return m.ExpirationDate }),
+		str("rebilling_date", "When an auto-renewing membership re-bills; may be null.", func(m *membership) *string { return m.RebillingDate }),
+		str("created", "Creation time.", func(m *membership) *string { return m.Created }),
+		str("updated", "Last update time.", func(m *membership) *string { return m.Updated }),
+		str("customer_id", "Payment customer identifier; may be null.", func(m *membership) *string { return m.CustomerID }),
+		str("subscription_id", "Subscription identifier; may be null.", func(m *membership) *string { return m.SubscriptionID }),
+		object("profile", "Profile information; null when the API sends none.", func(m *membership) *client.Profile { return m.Profile }, profileAttrs()...),
+		objectList("custom_answers", "Answers to custom fields.", func(m *membership) ([]client.CustomAnswer, bool) {
+			if m.CustomAnswers == nil {
+				return nil, false
+			}
+			return *m.CustomAnswers, true
+		}, customAnswerAttrs()...),
+		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Use `jsondecode` to reach fields this provider does not model.", func(m *membership) *string { return nonEmpty(&m.RawJSON) }),
+	}
+}
+
+func profileAttrs() []attr {
+	type p = client.Profile
+	return []attr{
+		str("first_name", "First name.", func(x *p) *string { return x.FirstName }),
+		str("last_name", "Last name.", func(x *p) *string { return x.LastName }),
+		str("company", "Company.", func(x *p) *string { return x.Company }),
+		str("phone", "Phone number.", func(x *p) *string { return x.Phone }),
+		str("job_title", "Job title.", func(x *p) *string { return x.JobTitle }),
+		str("birthday", "Date of birth (timestamp as the API sends it).", func(x *p) *string { return x.Birthday }),
+		str("gender", "Gender.", func(x *p) *string { return x.Gender }),
+		str("facebook", "Facebook profile.", func(x *p) *string { return x.Facebook }),
+		str("twitter", "Twitter profile.", func(x *p) *string { return x.Twitter }),
+		str("linkedin", "LinkedIn profile.", func(x *p) *string { return x.LinkedIn }),
+		str("address", "Address. Its shape is not documented: a string as sent, anything else as its JSON text (use `jsondecode`).", func(x *p) *string { return (*string)(x.Address) }),
+	}
+}
+
+func customAnswerAttrs() []attr {
+	type a = client.CustomAnswer
+	return []attr{
+		str("question_id", "Identifier of the custom field.", func(x *a) *string { return x.QuestionID }),
+		str("question", "The question.", func(x *a) *string { return x.Question }),
+		str("answer", "The answer; an answer that is not a string is given as its JSON text.", func(x *a) *string { return (*string)(x.Answer) }),
+	}
+}
+
+// statusNames holds pointers so that naming 100,000 statuses allocates nothing.
+var statusNames = map[int64]*string{50: ptr("prospective"), 75: ptr("pending"), 100: ptr("active"), 300: ptr("expired"), 350: ptr("cancelled")}
+
+var unknownStatus = ptr("unknown")
+
+// statusName names a status code; codes the documentation does not list
+// are "unknown", never an error.
+func statusName(code *int64) *string {
+	if code == nil {
+		return nil
+	}
+	if name, ok := statusNames[*code]; ok {
+		return name
+	}
+	return unknownStatus
+}
+
+func readMemberships(ctx context.Context, c *client.Client, cfg config) (any, error) {
+	var s membershipsState
+	var err error
+	if s.Status, err = cfg.int64("status", nil); err != nil {
+		return nil, err
+	}
+	if s.PageSize, err = cfg.pageSize(client.MaxCount); err != nil {
+		return nil, err
+	}
+	if s.IncludeRawJSON, err = cfg.bool("include_raw_json", false); err != nil {
+		return nil, err
+	}
+	if s.IncludeRecords, err = cfg.bool("include_records", true); err != nil {
+		return nil, err
+	}
+	s.records, err = c.Memberships(ctx, client.MembershipQuery{
+		Status:      s.Status,
+		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON && *s.IncludeRecords},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.ids, s.emails = idsAndEmails(s.records)
+	return &s, nil
+}
+
+// idsAndEmails returns the ids in API order and the distinct non-null
+// e-mails, sorted.
+func idsAndEmails(records []client.Membership) (ids, emails []*string) {
+	ids = make([]*string, len(records))
+	seen := make(map[string]struct{}, len(records))
+	emails = []*string{}
+	for i := range records {
+		ids[i] = records[i].ID
+		if e := records[i].Email; e != nil {
+			if _, dup := seen[*e]; !dup {
+				seen[*e] = struct{}{}
+				emails = append(emails, e)
+			}
+		}
+	}
+	sort.Slice(emails, func(i, j int) bool { return *emails[i] < *emails[j] })
+	return ids, emails
+}
+
+func nonEmpty(s *string) *string {
+	if *s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,47 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+type orgMetricsState struct {
+	PageSize       *int64
+	IncludeRawJSON *bool
+	TotalPages     *int64
+	results        []client.OrgMetric
+}
+
+var orgMetricsDef = newDataSourceDef("org_metrics",
+	"Reads the organization's metrics records from the paginated metrics endpoint (page and limit, with totalPages metadata), in API order.",
+	readOrgMetrics,
+	pageSizeArg[orgMetricsState](client.MaxLimit, "limit", func(s *orgMetricsState) *int64 { return s.PageSize }),
+	rawJSONArg(func(s *orgMetricsState) *bool { return s.IncludeRawJSON }),
+	num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
+	objectList("results", "The metrics records, in API order. Records have no id; exact repeats caused by records shifting during the read are kept once.",
+		func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
+		str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
+		num("metric_period_key", "Period the record covers, as the API's integer key.", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
+		num("active_memberships", "Active memberships in the period.", func(m *client.OrgMetric) *int64 { return m.ActiveMemberships }),
+		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Other fields of this record may exist.", func(m *client.OrgMetric) *string { return nonEmpty(&m.RawJSON) }),
+	),
+)
+
+func readOrgMetrics(ctx context.Context, c *client.Client, cfg config) (any, error) {
+	var s orgMetricsState
+	var err error
+	if s.PageSize, err = cfg.pageSize(client.MaxLimit); err != nil {
+		return nil, err
+	}
+	if s.IncludeRawJSON, err = cfg.bool("include_raw_json", false); err != nil {
+		return nil, err
+	}
+	m, err := c.OrgMetrics(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})
+	if err != nil {
+		return nil, err
+	}
+	s.results = m.Results
+	s.TotalPages = ptr(int64(m.TotalPages))
+	return &s, nil
+}

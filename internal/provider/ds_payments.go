@@ -1,0 +1,63 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+type paymentsState struct {
+	PageSize       *int64
+	IncludeRawJSON *bool
+	payments       []client.Payment
+}
+
+var paymentsDef = newDataSourceDef("payments",
+	"Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
+	readPayments,
+	pageSizeArg[paymentsState](client.MaxCount, "count", func(s *paymentsState) *int64 { return s.PageSize }),
+	rawJSONArg(func(s *paymentsState) *bool { return s.IncludeRawJSON }),
+	objectList("payments", "The payments, in API order, each once.",
+		func(s *paymentsState) ([]client.Payment, bool) { return s.payments, true },
+		paymentAttrs()...),
+)
+
+func paymentAttrs() []attr {
+	type p = client.Payment
+	return []attr{
+		str("id", "Payment identifier (the API's `_id`).", func(x *p) *string { return x.ID }),
+		str("organization_id", "Owning organization.", func(x *p) *string { return x.OrganizationID }),
+		str("member_id", "Identifier of the associated account.", func(x *p) *string { return x.MemberID }),
+		strList("membership_ids", "Memberships the payment is for.", func(x *p) ([]*string, bool) {
+			if x.MembershipIDs == nil {
+				return nil, false
+			}
+			return *x.MembershipIDs, true
+		}),
+		str("channel", "Payment channel, as the API names it.", func(x *p) *string { return x.Channel }),
+		num("status", "Payment status code (values are not documented).", func(x *p) *int64 { return x.Status }),
+		str("currency", "Currency code.", func(x *p) *string { return x.Currency }),
+		num("subtotal", "Subtotal, as the integer the API returns.", func(x *p) *int64 { return x.Subtotal }),
+		num("total", "Total, as the integer the API returns.", func(x *p) *int64 { return x.Total }),
+		str("payment_date", "When the payment was made.", func(x *p) *string { return x.PaymentDate }),
+		str("created", "Creation time.", func(x *p) *string { return x.Created }),
+		str("updated", "Last update time.", func(x *p) *string { return x.Updated }),
+		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null.", func(x *p) *string { return nonEmpty(&x.RawJSON) }),
+	}
+}
+
+func readPayments(ctx context.Context, c *client.Client, cfg config) (any, error) {
+	var s paymentsState
+	var err error
+	if s.PageSize, err = cfg.pageSize(client.MaxCount); err != nil {
+		return nil, err
+	}
+	if s.IncludeRawJSON, err = cfg.bool("include_raw_json", false); err != nil {
+		return nil, err
+	}
+	s.payments, err = c.Payments(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}

@@ -1,0 +1,81 @@
+// Package provider is the Terraform glue: the provider's schema and
+// configuration, and the mapping of API records to Terraform values.
+package provider
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// joinitProvider is the framework provider. It is read-only: data sources only.
+type joinitProvider struct {
+	version    string
+	configured atomic.Pointer[providerData]
+}
+
+var _ provider.Provider = (*joinitProvider)(nil)
+
+func newProvider(version string) *joinitProvider { return &joinitProvider{version: version} }
+
+// providerData is what Configure hands to the data sources.
+type providerData struct {
+	client *client.Client
+}
+
+func (d *providerData) clientOrNil() *client.Client {
+	if d == nil {
+		return nil
+	}
+	return d.client
+}
+
+// data is the configured provider data, nil before (or without) Configure.
+func (p *joinitProvider) data() *providerData { return p.configured.Load() }
+
+func (p *joinitProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "joinit"
+	resp.Version = p.version
+}
+
+func (p *joinitProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = providerSchema()
+}
+
+func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	data := configure(ctx, p.version, req, resp)
+	if data == nil {
+		return
+	}
+	p.configured.Store(data)
+	resp.DataSourceData = data
+}
+
+func (p *joinitProvider) DataSources(context.Context) []func() datasource.DataSource {
+	var out []func() datasource.DataSource
+	for _, def := range orderedDefs() {
+		out = append(out, func() datasource.DataSource { return &frameworkDataSource{def: def} })
+	}
+	return out
+}
+
+func (p *joinitProvider) Resources(context.Context) []func() resource.Resource { return nil }
+
+// orderedDefs lists every data source once.
+func orderedDefs() []*dataSourceDef {
+	return []*dataSourceDef{membershipsDef, groupsDef, paymentsDef, orgMetricsDef}
+}
+
+// dataSourceDefs indexes the data sources by full type name.
+func dataSourceDefs() map[string]*dataSourceDef {
+	out := map[string]*dataSourceDef{}
+	for _, def := range orderedDefs() {
+		out["joinit_"+def.name] = def
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// providerModel is the provider block. It is small, so the framework's
+// reflection is the right tool here.
+type providerModel struct {
+	AccessToken           types.String `tfsdk:"access_token"`
+	BaseURL               types.String `tfsdk:"base_url"`
+	MaxConcurrentRequests types.Int64  `tfsdk:"max_concurrent_requests"`
+	RequestTimeout        types.String `tfsdk:"request_timeout"`
+	MaxRetries            types.Int64  `tfsdk:"max_retries"`
+	EndpointPaths         types.Object `tfsdk:"endpoint_paths"`
+}
+
+type endpointPathsModel struct {
+	Memberships types.String `tfsdk:"memberships"`
+	Payments    types.String `tfsdk:"payments"`
+	Groups      types.String `tfsdk:"groups"`
+	OrgMetrics  types.String `tfsdk:"org_metrics"`
+}
+
+// configure builds the provider data from the provider block and the
+// environment. It returns nil, with diagnostics on error, or without them
+// when the block holds values unknown until apply: then data sources say
+// they cannot read yet, as the framework advises, instead of failing here.
+func configure(ctx context.Context, version string, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return nil
+	}
+	var paths endpointPathsModel
+	if !m.EndpointPaths.IsNull() && !m.EndpointPaths.IsUnknown() {
+		resp.Diagnostics.Append(m.EndpointPaths.As(ctx, &paths, basetypes.ObjectAsOptions{})...)
+		if resp.Diagnostics.HasError() {
+			return nil
+		}
+	}
+	if m.hasUnknown() || paths.hasUnknown() {
+		tflog.Warn(ctx, "provider configuration has values unknown until apply; the joinit client is not configured during this plan")
+		return nil
+	}
+
+	token := valueOrEnv(m.AccessToken, envAccessToken)
+	if token == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("access_token"), "Missing access token",
+			"Set access_token in the provider block or the "+envAccessToken+" environment variable. Tokens are issued through the API's OAuth 2.0 flow; see the provider documentation.")
+	}
+	ctx = maskToken(ctx, token)
+	baseURL := valueOrEnv(m.BaseURL, envBaseURL)
+	if baseURL == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing base URL",
+			"Set base_url in the provider block or the "+envBaseURL+" environment variable. The API host is not guessed.")
+	} else if _, err := client.ParseBaseURL(baseURL); err != nil {
+		where := "base_url"
+		if m.BaseURL.IsNull() {
+			where = envBaseURL
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid base URL", where+": "+err.Error())
+	}
+	cfg := client.Config{
+		BaseURL:        baseURL,
+		Token:          token,
+		MaxConcurrency: int(m.MaxConcurrentRequests.ValueInt64()),
+		MaxRetries:     int(m.MaxRetries.ValueInt64()),
+		UserAgent:      fmt.Sprintf("terraform-provider-joinit/%s Terraform/%s", version, req.TerraformVersion),
+		Logger:         tflogBridge{token: token},
+		Paths:          paths.paths(),
+	}
+	if !m.MaxRetries.IsNull() && m.MaxRetries.ValueInt64() == 0 {
+		cfg.MaxRetries = client.NoRetries
+	}
+	if !m.RequestTimeout.IsNull() {
+		d, err := parseTimeout(m.RequestTimeout.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout", err.Error())
+		}
+		cfg.Timeout = d
+	}
+	if resp.Diagnostics.HasError() {
+		return nil
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid provider configuration", err.Error())
+		return nil
+	}
+	tflog.Debug(ctx, "joinit client configured", map[string]any{
+		"base_url": baseURL, "max_concurrent_requests": cfg.MaxConcurrency, "max_retries": cfg.MaxRetries,
+	})
+	return &providerData{client: c}
+}
+
+func (m providerModel) hasUnknown() bool {
+	return m.AccessToken.IsUnknown() || m.BaseURL.IsUnknown() || m.MaxConcurrentRequests.IsUnknown() ||
+		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.EndpointPaths.IsUnknown()
+}
+
+func (p endpointPathsModel) hasUnknown() bool {
+	return p.Memberships.IsUnknown() || p.Payments.IsUnknown() || p.Groups.IsUnknown() || p.OrgMetrics.IsUnknown()
+}
+
+// paths returns the overrides; unset ones are "" and keep the defaults.
+func (p endpointPathsModel) paths() client.Paths {
+	return client.Paths{
+		Memberships: p.Memberships.ValueString(),
+		Payments:    p.Payments.ValueString(),
+		Groups:      p.Groups.ValueString(),
+		OrgMetrics:  p.OrgMetrics.ValueString(),
+	}
+}
+
+func valueOrEnv(v types.String, env string) string {
+	if !v.IsNull() {
+		return v.ValueString()
+	}
+	return os.Getenv(env)
+}

@@ -1,0 +1,68 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"regexp"
+)
+
+// Environment variables the provider reads when an attribute is not set.
+const (
+	envAccessToken = "JOINIT_ACCESS_TOKEN"
+	envBaseURL     = "JOINIT_BASE_URL"
+)
+
+var endpointPathRe = regexp.MustCompile(`^/[^?#]*$`)
+
+func providerSchema() schema.Schema {
+	endpointPath := func(name, def string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional:    true,
+			Description: "Path of the " + name + " endpoint, relative to `base_url`. Default `" + def + "`.",
+			Validators: []validator.String{stringvalidator.RegexMatches(endpointPathRe,
+				"must be a path starting with / and without a query or fragment")},
+		}
+	}
+	return schema.Schema{
+		Description: "Reads an organization's memberships, groups, payments and metrics from the Join It API. Read-only: data sources only.",
+		Attributes: map[string]schema.Attribute{
+			"access_token": schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "OAuth 2.0 access token, sent as `Authorization: Bearer <token>`. Defaults to the `" + envAccessToken + "` environment variable. Never logged and never stored in state.",
+			},
+			"base_url": schema.StringAttribute{
+				Optional:    true,
+				Description: "Address of the API, for example `https://api.example.com`; it may carry a path prefix. Defaults to the `" + envBaseURL + "` environment variable. Must be `https`, except for loopback hosts (127.0.0.0/8, ::1, localhost).",
+				Validators:  []validator.String{baseURLValidator{}},
+			},
+			"max_concurrent_requests": schema.Int64Attribute{
+				Optional:    true,
+				Description: "Most requests in flight at once while paging. Default 4, from 1 to 16.",
+				Validators:  []validator.Int64{int64validator.Between(1, 16)},
+			},
+			"request_timeout": schema.StringAttribute{
+				Optional:    true,
+				Description: "Time limit of one HTTP attempt, including reading its body, as a Go duration such as `60s` or `2m`. Default `60s`.",
+				Validators:  []validator.String{durationValidator{}},
+			},
+			"max_retries": schema.Int64Attribute{
+				Optional:    true,
+				Description: "Retries of a request that failed with a network error, HTTP 429 or a 5xx other than 501. `Retry-After` is honoured; otherwise the wait grows exponentially, with jitter. Default 5, from 0 to 20.",
+				Validators:  []validator.Int64{int64validator.Between(0, 20)},
+			},
+			"endpoint_paths": schema.SingleNestedAttribute{
+				Optional:    true,
+				Description: "Overrides of the endpoint paths. The API specification shows the full paths of memberships and org metrics only; the payments and groups defaults are an assumption.",
+				Attributes: map[string]schema.Attribute{
+					"memberships": endpointPath("memberships", "/api/v1/organizations/me/memberships"),
+					"payments":    endpointPath("payments", "/api/v1/organizations/me/payments"),
+					"groups":      endpointPath("groups", "/api/v1/organizations/me/groups"),
+					"org_metrics": endpointPath("org metrics", "/api/v1/organizations/me/org_metrics"),
+				},
+			},
+		},
+	}
+}

@@ -1,0 +1,63 @@
+package provider
+
+import (
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// referenceValue builds the state as a tftypes.Value, the framework's own
+// representation. It serves the framework's Read (a path used only when the
+// provider runs without the fast server, as in tests) and is the yardstick
+// the direct encoding is compared with, byte for byte.
+func referenceValue(attrs []attr, parent any) tftypes.Value {
+	vals := make(map[string]tftypes.Value, len(attrs))
+	for i := range attrs {
+		vals[attrs[i].name] = referenceAttr(&attrs[i], parent)
+	}
+	return tftypes.NewValue(objectType(attrs), vals)
+}
+
+func referenceAttr(a *attr, parent any) tftypes.Value {
+	typ := terraformType(*a)
+	switch a.kind {
+	case kindString:
+		return referenceString(a.str(parent))
+	case kindInt:
+		if n := a.num(parent); n != nil {
+			return tftypes.NewValue(typ, new(big.Float).SetInt64(*n))
+		}
+	case kindBool:
+		if b := a.boolean(parent); b != nil {
+			return tftypes.NewValue(typ, *b)
+		}
+	case kindStringList:
+		if l := a.list(parent); !l.null {
+			elems := make([]tftypes.Value, l.n)
+			for i := range elems {
+				elems[i] = referenceString(l.at(i).(*string))
+			}
+			return tftypes.NewValue(typ, elems)
+		}
+	case kindObject:
+		if child, ok := a.obj(parent); ok {
+			return referenceValue(a.children, child)
+		}
+	case kindObjectList:
+		if l := a.list(parent); !l.null {
+			elems := make([]tftypes.Value, l.n)
+			for i := range elems {
+				elems[i] = referenceValue(a.children, l.at(i))
+			}
+			return tftypes.NewValue(typ, elems)
+		}
+	}
+	return tftypes.NewValue(typ, nil)
+}
+
+func referenceString(s *string) tftypes.Value {
+	if s == nil {
+		return tftypes.NewValue(tftypes.String, nil)
+	}
+	return tftypes.NewValue(tftypes.String, *s)
+}

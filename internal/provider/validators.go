@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// baseURLValidator applies the client's own rule (https, or http to
+// loopback), so config-time and run-time checks cannot disagree.
+type baseURLValidator struct{}
+
+func (baseURLValidator) Description(context.Context) string {
+	return "must be an absolute https URL (http only for loopback hosts)"
+}
+
+func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := client.ParseBaseURL(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid base_url", err.Error())
+	}
+}
+
+// durationValidator accepts a positive Go duration.
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return "must be a positive Go duration such as 60s or 2m"
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := parseTimeout(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid request_timeout", err.Error())
+	}
+}
+
+func parseTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	if d <= 0 {
+		return 0, errNonPositiveDuration
+	}
+	return d, nil
+}
+
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+const errNonPositiveDuration = constError("the duration must be positive, like 60s")
