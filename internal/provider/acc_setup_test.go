@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// TestMain points terraform-plugin-testing at the terraform on PATH, so an
+// acceptance test never downloads Terraform.
+func TestMain(m *testing.M) {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		if p, err := exec.LookPath("terraform"); err == nil {
+			os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// providerFactories serve the provider in process, through the same
+// server as the released binary.
+var providerFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"joinit": func() (tfprotov6.ProviderServer, error) { return NewServer("test")(), nil },
+}
+
+// startSandbox runs a sandbox for one test.
+func startSandbox(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	s := sandbox.New(opts)
+	url := s.Start()
+	t.Cleanup(s.Close)
+	return s, url + opts.PathPrefix
+}
+
+// providerBlock configures the provider for a sandbox.
+func providerBlock(url string) string {
+	return fmt.Sprintf(`
+provider "joinit" {
+  base_url     = %q
+  access_token = %q
+}
+`, url, sandbox.DefaultToken)
+}

@@ -1,0 +1,159 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// trickyMemberships are records full of nulls, unicode, extreme numbers and
+// fields the provider does not model: the cases an encoder gets wrong.
+func trickyMemberships(t *testing.T) []client.Membership {
+	t.Helper()
+	raw := []string{
+		`{"_id":"a1","email":"zoë@example.com","display_name":"Zoë 東京 🚀","status":100,"profile":{"first_name":"Zoë","address":{"city":"東京","line1":null}},"custom_answers":[{"question_id":"q1","question":"Why?","answer":"Because \"quoted\" \\ and \n newline"},{"question_id":"q2","question":null,"answer":["a",1,true]}],"x_future":{"deep":[1,2,3]}}`,
+		`{"_id":"a2","email":null,"status":999,"profile":null,"custom_answers":[],"expiration_date":null}`,
+		`{"_id":null,"status":-9223372036854775808,"custom_answers":null}`,
+		`{"_id":"a4","status":9223372036854775807,"profile":{"address":"1 Main St"},"membership_name":""}`,
+		`{}`,
+	}
+	out := make([]client.Membership, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal([]byte(r), &out[i]); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		out[i].RawJSON = r
+	}
+	return out
+}
+
+func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
+	recs := trickyMemberships(t)
+	s := &membershipsState{
+		Status: ptr(int64(100)), PageSize: ptr(int64(1000)),
+		IncludeRawJSON: ptr(true), IncludeRecords: ptr(includeRecords), records: recs,
+	}
+	s.ids, s.emails = idsAndEmails(recs)
+	return s
+}
+
+func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
+	t.Parallel()
+	str := func(s string) *string { return &s }
+	ids := []*string{str("m1"), nil, str("ü")}
+	cases := map[string]struct {
+		def   *dataSourceDef
+		state any
+	}{
+		"memberships full":      {membershipsDef, membershipsFixture(t, true)},
+		"memberships lean":      {membershipsDef, membershipsFixture(t, false)},
+		"memberships empty":     {membershipsDef, &membershipsState{PageSize: ptr(int64(1)), IncludeRawJSON: ptr(false), IncludeRecords: ptr(true), records: []client.Membership{}, ids: []*string{}, emails: []*string{}}},
+		"payments":              {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: []client.Payment{{ID: str("p1"), MembershipIDs: &ids, Total: ptr(int64(math.MaxInt64)), Subtotal: ptr(int64(-1))}, {}}}},
+		"groups":                {groupsDef, &groupsState{PageSize: ptr(int64(1000)), groups: []client.Group{{AltID: str("g"), Name: str("Ünïcode"), RawJSON: `{"id":"g"}`}, {}}}},
+		"org metrics":           {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(true), TotalPages: ptr(int64(3)), results: []client.OrgMetric{{MetricPeriodKey: ptr(int64(202401)), ActiveMemberships: ptr(int64(0)), RawJSON: `{"a":1}`}, {}}}},
+		"org metrics no result": {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(false), TotalPages: ptr(int64(0)), results: []client.OrgMetric{}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, err := encodeState(tc.def.attrs, tc.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := referenceValue(tc.def.attrs, tc.state)
+			want, err := tfprotov6.NewDynamicValue(tc.def.stateType, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want.MsgPack) {
+				t.Fatalf("direct encoding differs from the framework's:\n got %x\nwant %x", got, want.MsgPack)
+			}
+			// And Terraform's side decodes it back to the same value.
+			back, err := (&tfprotov6.DynamicValue{MsgPack: got}).Unmarshal(tc.def.stateType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !back.Equal(ref) {
+				t.Fatalf("decoded value differs:\n got %s\nwant %s", back, ref)
+			}
+		})
+	}
+}
+
+func TestLeanReadLeavesMembershipsNull(t *testing.T) {
+	t.Parallel()
+	v := referenceValue(membershipsDef.attrs, membershipsFixture(t, false))
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	if !attrs["memberships"].IsNull() {
+		t.Fatal("memberships should be null in a lean read")
+	}
+	var ids []tftypes.Value
+	if err := attrs["ids"].As(&ids); err != nil || len(ids) != 5 {
+		t.Fatalf("ids: %v (len %d), want 5 ids", err, len(ids))
+	}
+}
+
+func TestSchemaTypeMatchesEncodedType(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, def := range orderedDefs() {
+		got := def.schema().Type().TerraformType(ctx)
+		if !got.Equal(def.stateType) {
+			t.Errorf("joinit_%s: framework schema type %s differs from the encoded type %s", def.name, got, def.stateType)
+		}
+	}
+}
+
+func TestIdsAndEmails(t *testing.T) {
+	t.Parallel()
+	s := func(v string) *string { return &v }
+	recs := []client.Membership{{ID: s("3"), Email: s("b@x")}, {ID: s("1"), Email: nil}, {ID: s("2"), Email: s("a@x")}, {ID: s("4"), Email: s("b@x")}}
+	ids, emails := idsAndEmails(recs)
+	var gotIDs, gotEmails []string
+	for _, id := range ids {
+		gotIDs = append(gotIDs, *id)
+	}
+	for _, e := range emails {
+		gotEmails = append(gotEmails, *e)
+	}
+	if want := []string{"3", "1", "2", "4"}; !equalStrings(gotIDs, want) {
+		t.Errorf("ids = %v, want API order %v", gotIDs, want)
+	}
+	if want := []string{"a@x", "b@x"}; !equalStrings(gotEmails, want) {
+		t.Errorf("emails = %v, want distinct sorted %v", gotEmails, want)
+	}
+}
+
+func TestStatusName(t *testing.T) {
+	t.Parallel()
+	for code, want := range map[int64]string{50: "prospective", 75: "pending", 100: "active", 300: "expired", 350: "cancelled", 0: "unknown", 999: "unknown"} {
+		if got := statusName(&code); got == nil || *got != want {
+			t.Errorf("statusName(%d) = %v, want %q", code, got, want)
+		}
+	}
+	if statusName(nil) != nil {
+		t.Error("a null status should have a null name")
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
