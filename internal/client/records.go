@@ -6,8 +6,8 @@ import (
 )
 
 // Every field is a pointer: the specification says any field can be null or
-// absent, and Terraform must see null, not a zero value. Raw holds the record
-// exactly as the API sent it, only when the read asked for it.
+// absent, and Terraform must see null, not a zero value. RawJSON holds the record
+// exactly as the API sent it (RawJSON), only when the read asked for it.
 
 // Membership is one membership record.
 type Membership struct {
@@ -28,7 +28,7 @@ type Membership struct {
 	SubscriptionID *string         `json:"subscription_id"`
 	Profile        *Profile        `json:"profile"`
 	CustomAnswers  *[]CustomAnswer `json:"custom_answers"`
-	Raw            json.RawMessage `json:"-"`
+	RawJSON        string          `json:"-"`
 }
 
 // Profile is a membership's profile. The address's name and shape are not
@@ -60,37 +60,37 @@ type CustomAnswer struct {
 // Payment is one payment record. Amounts are the integers the API returns
 // (most likely the currency's smallest unit; the specification does not say).
 type Payment struct {
-	ID             *string         `json:"_id"`
-	OrganizationID *string         `json:"organization_id"`
-	MemberID       *string         `json:"member_id"`
-	MembershipIDs  *[]*string      `json:"membership_ids"`
-	Channel        *string         `json:"channel"`
-	Status         *int64          `json:"status"`
-	Currency       *string         `json:"currency"`
-	Subtotal       *int64          `json:"subtotal"`
-	Total          *int64          `json:"total"`
-	PaymentDate    *string         `json:"payment_date"`
-	Created        *string         `json:"created"`
-	Updated        *string         `json:"updated"`
-	Raw            json.RawMessage `json:"-"`
+	ID             *string    `json:"_id"`
+	OrganizationID *string    `json:"organization_id"`
+	MemberID       *string    `json:"member_id"`
+	MembershipIDs  *[]*string `json:"membership_ids"`
+	Channel        *string    `json:"channel"`
+	Status         *int64     `json:"status"`
+	Currency       *string    `json:"currency"`
+	Subtotal       *int64     `json:"subtotal"`
+	Total          *int64     `json:"total"`
+	PaymentDate    *string    `json:"payment_date"`
+	Created        *string    `json:"created"`
+	Updated        *string    `json:"updated"`
+	RawJSON        string     `json:"-"`
 }
 
 // Group is one group record. The specification does not show its fields:
-// id, organization_id and name are kept where present, and Raw always.
+// id, organization_id and name are kept where present, and RawJSON always.
 type Group struct {
-	ID             *string         `json:"_id"`
-	AltID          *string         `json:"id"`
-	OrganizationID *string         `json:"organization_id"`
-	Name           *string         `json:"name"`
-	Raw            json.RawMessage `json:"-"`
+	ID             *string `json:"_id"`
+	AltID          *string `json:"id"`
+	OrganizationID *string `json:"organization_id"`
+	Name           *string `json:"name"`
+	RawJSON        string  `json:"-"`
 }
 
 // OrgMetric is one organization metrics record. It has no id.
 type OrgMetric struct {
-	OrganizationID    *string         `json:"organization_id"`
-	MetricPeriodKey   *int64          `json:"metric_period_key"`
-	ActiveMemberships *int64          `json:"active_memberships"`
-	Raw               json.RawMessage `json:"-"`
+	OrganizationID    *string `json:"organization_id"`
+	MetricPeriodKey   *int64  `json:"metric_period_key"`
+	ActiveMemberships *int64  `json:"active_memberships"`
+	RawJSON           string  `json:"-"`
 }
 
 // OrgMetrics is a whole org metrics read.
@@ -128,12 +128,12 @@ type record interface {
 	setRaw(json.RawMessage)
 }
 
-func (m *Membership) dedupKey() string        { return deref(m.ID) }
-func (m *Membership) setRaw(r json.RawMessage) { m.Raw = r }
-func (p *Payment) dedupKey() string           { return deref(p.ID) }
-func (p *Payment) setRaw(r json.RawMessage)    { p.Raw = r }
-func (m *OrgMetric) dedupKey() string         { return "" }
-func (m *OrgMetric) setRaw(r json.RawMessage)  { m.Raw = r }
+func (m *Membership) dedupKey() string         { return deref(m.ID) }
+func (m *Membership) setRaw(r json.RawMessage) { m.RawJSON = string(r) }
+func (p *Payment) dedupKey() string            { return deref(p.ID) }
+func (p *Payment) setRaw(r json.RawMessage)    { p.RawJSON = string(r) }
+func (m *OrgMetric) dedupKey() string          { return "" }
+func (m *OrgMetric) setRaw(r json.RawMessage)  { m.RawJSON = string(r) }
 
 func (g *Group) dedupKey() string {
 	if g.ID != nil {
@@ -141,7 +141,7 @@ func (g *Group) dedupKey() string {
 	}
 	return deref(g.AltID)
 }
-func (g *Group) setRaw(r json.RawMessage) { g.Raw = r }
+func (g *Group) setRaw(r json.RawMessage) { g.RawJSON = string(r) }
 
 // GroupID is the group's _id, or its id where the API names it so.
 func (g *Group) GroupID() *string {

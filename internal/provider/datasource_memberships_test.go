@@ -17,7 +17,7 @@ func TestAccMemberships_allPages(t *testing.T) {
 	sb, url := startSandbox(t, sandbox.Options{Seed: 1, Memberships: 2345})
 	all := sb.MembershipsJSON(nil)
 	var first struct {
-		ID    string `json:"_id"`
+		ID    string  `json:"_id"`
 		Email *string `json:"email"`
 	}
 	if err := json.Unmarshal(all[0], &first); err != nil {
