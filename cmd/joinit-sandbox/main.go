@@ -1,0 +1,234 @@
+// Command joinit-sandbox runs the in-memory fake of the Join It membership
+// API (package internal/sandbox) on a loopback address, for demos, manual
+// testing of the Terraform provider and scripted end-to-end checks.
+//
+// Once listening it prints exactly one line to stdout:
+//
+//	JOINIT_BASE_URL=http://127.0.0.1:PORT<path-prefix>
+//
+// and nothing else, so scripts can parse it. Diagnostics go to stderr.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "joinit-sandbox:", err)
+		os.Exit(2)
+	}
+}
+
+const usageText = `joinit-sandbox serves a fake, in-memory Join It membership API on a loopback
+address. It generates a deterministic data set (memberships, payments, groups,
+org metrics) from -seed, answers the four paginated list endpoints exactly as
+the API specification describes (page/count, page/limit, the status filter,
+bearer-token auth), and can inject faults (rate limits, server errors,
+connection resets, slow or broken bodies, records inserted mid-read) so the
+provider's client can be tried against a bad day without touching real data.
+
+Once listening it prints one line to stdout and nothing else:
+
+    JOINIT_BASE_URL=http://127.0.0.1:PORT<path-prefix>
+
+Endpoints (GET, relative to the base URL):
+
+    /api/v1/organizations/me/memberships   page, count (default 50, max 1000), status
+    /api/v1/organizations/me/payments      page, count
+    /api/v1/organizations/me/groups        page, count
+    /api/v1/organizations/me/org_metrics   page, limit (default 25, max 100)
+
+Count-based faults are counted per endpoint and page: -server-errors 2 makes
+the first two attempts at EVERY page fail. Combined, they are consumed in the
+order connection resets, server errors, rate limits.
+
+Point the provider at that base URL with the -token value as its access token.
+It stops cleanly on SIGINT or SIGTERM.
+
+Usage: joinit-sandbox [flags]
+
+Flags:
+`
+
+// config is the parsed command line.
+type config struct {
+	addr    string
+	urlFile string
+	verbose bool
+	opts    sandbox.Options
+}
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	c := &config{}
+	o := &c.opts
+	f := &o.Faults
+	fs := flag.NewFlagSet("joinit-sandbox", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageText)
+		fs.PrintDefaults()
+	}
+
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "`host:port` to listen on; must be a loopback address (port 0 picks a free one)")
+	fs.StringVar(&c.urlFile, "url-file", "", "also write the base URL to this `file` once listening (written atomically, for scripts)")
+	fs.BoolVar(&c.verbose, "v", false, "log every request (method, path, query with tokens redacted, status) to stderr")
+
+	fs.StringVar(&o.Token, "token", sandbox.DefaultToken, "bearer `token` the sandbox accepts (Authorization: Bearer <token>)")
+	fs.Int64Var(&o.Seed, "seed", 1, "data set seed; the same seed always gives the same records")
+	fs.IntVar(&o.Memberships, "memberships", 250, "number of membership records")
+	fs.IntVar(&o.Payments, "payments", 120, "number of payment records")
+	fs.IntVar(&o.Groups, "groups", 12, "number of group records")
+	fs.IntVar(&o.OrgMetrics, "org-metrics", 24, "number of org metrics records (one per month from January 2024)")
+	fs.StringVar(&o.PathPrefix, "path-prefix", "", "serve every endpoint under this `prefix`, e.g. /proxy, to test base URLs that carry a path")
+
+	fs.DurationVar(&f.Latency, "latency", 0, "fault: wait this long before answering every request")
+	fs.IntVar(&f.RateLimited, "rate-limited", 0, "fault: the first `N` attempts at every page answer 429 Too Many Requests")
+	fs.StringVar(&f.RetryAfter, "retry-after", "0", "fault: Retry-After header `value` sent with 429s (seconds or an HTTP date)")
+	fs.IntVar(&f.ServerErrors, "server-errors", 0, "fault: the first `N` attempts at every page answer -server-error-status")
+	fs.IntVar(&f.ServerErrorStatus, "server-error-status", http.StatusServiceUnavailable, "fault: HTTP `status` used by -server-errors")
+	fs.IntVar(&f.ConnectionResets, "connection-resets", 0, "fault: the first `N` attempts at every page get a TCP reset and no response")
+	fs.DurationVar(&f.SlowBody, "slow-body", 0, "fault: send each body in about ten chunks spread over this `duration`")
+	fs.IntVar(&f.NonJSONPage, "non-json-page", 0, "fault: this `page` number answers 200 with an HTML body (0: off)")
+	fs.IntVar(&f.TruncatedPage, "truncated-page", 0, "fault: this `page` number answers 200 with JSON cut in half (0: off)")
+	fs.BoolVar(&f.IgnorePage, "ignore-page", false, "fault: ignore the page parameter and always serve page 1 (a client must not loop forever)")
+	fs.IntVar(&f.InsertAfterPage, "insert-after-page", 0, "fault: once this `page` has been served, insert -insert-count records at the front of that list (0: off)")
+	fs.IntVar(&f.InsertCount, "insert-count", 0, "fault: how many records -insert-after-page inserts")
+	only := fs.String("only-pages", "", "fault: comma-separated page `numbers` the count-based faults and -slow-body apply to (empty: all pages)")
+
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
+	}
+	if o.Token == "" {
+		return nil, errors.New("-token must not be empty")
+	}
+	for _, p := range strings.Split(*only, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-only-pages: %q is not a page number", p)
+		}
+		f.OnlyPages = append(f.OnlyPages, n)
+	}
+	if err := checkLoopback(c.addr); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkLoopback refuses anything but a loopback address: the sandbox accepts
+// a well-known token and must never be reachable from the network.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %v", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("-addr %q: refusing a non-loopback address; use 127.0.0.1, [::1] or localhost", addr)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	logger := log.New(stderr, "joinit-sandbox: ", log.LstdFlags)
+	if c.verbose {
+		c.opts.Logf = logger.Printf
+	}
+	srv := sandbox.New(c.opts)
+
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	// localhost may resolve to a non-loopback address on odd systems.
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		ln.Close()
+		return fmt.Errorf("-addr %q resolved to non-loopback %s", c.addr, ip)
+	}
+	prefix := strings.TrimRight(c.opts.PathPrefix, "/")
+	if prefix != "" && !strings.HasPrefix(prefix, "/") {
+		prefix = "/" + prefix
+	}
+	baseURL := "http://" + ln.Addr().String() + prefix
+
+	if c.urlFile != "" {
+		if err := writeFileAtomic(c.urlFile, baseURL+"\n"); err != nil {
+			ln.Close()
+			return fmt.Errorf("-url-file: %w", err)
+		}
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	fmt.Fprintf(stdout, "JOINIT_BASE_URL=%s\n", baseURL)
+	if c.verbose {
+		logger.Printf("serving %d memberships, %d payments, %d groups, %d org metrics records (seed %d)",
+			c.opts.Memberships, c.opts.Payments, c.opts.Groups, c.opts.OrgMetrics, c.opts.Seed)
+	}
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	// Give in-flight requests a moment, then cut slow ones (latency and
+	// slow-body faults can hold a request for as long as asked).
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		_ = hs.Close()
+	}
+	return nil
+}
+
+// writeFileAtomic writes via a temporary file and rename, so a script polling
+// for the file never reads it half-written.
+func writeFileAtomic(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".joinit-sandbox-url-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(content); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestCheckLoopback(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		addr string
+		ok   bool
+	}{
+		{"127.0.0.1:0", true},
+		{"127.0.0.2:8080", true},
+		{"[::1]:0", true},
+		{"localhost:0", true},
+		{"0.0.0.0:0", false},
+		{":8080", false},
+		{"[::]:0", false},
+		{"192.168.1.5:0", false},
+		{"example.com:80", false},
+		{"127.0.0.1", false}, // no port
+	}
+	for _, tc := range tests {
+		if err := checkLoopback(tc.addr); (err == nil) != tc.ok {
+			t.Errorf("checkLoopback(%q) = %v, want ok=%v", tc.addr, err, tc.ok)
+		}
+	}
+}
+
+func TestFlags(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	if _, err := parseFlags([]string{"-h"}, &stderr); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr.String(), "-insert-after-page") {
+		t.Fatalf("-h: %v, %q", err, stderr.String())
+	}
+	c, err := parseFlags([]string{"-seed", "9", "-server-errors", "2", "-only-pages", "1, 3", "-slow-body", "1s"}, io.Discard)
+	if err != nil || c.opts.Seed != 9 || c.opts.Faults.ServerErrors != 2 || len(c.opts.Faults.OnlyPages) != 2 || c.opts.Memberships != 250 {
+		t.Fatalf("parsed %+v, %v", c, err)
+	}
+	for _, bad := range [][]string{{"-addr", "0.0.0.0:0"}, {"-only-pages", "x"}, {"-token", ""}, {"extra"}} {
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// syncBuffer lets the test read what run writes from another goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestRunPrintsURLAndStops(t *testing.T) {
+	t.Parallel()
+	urlFile := filepath.Join(t.TempDir(), "url")
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-path-prefix", "/proxy", "-url-file", urlFile, "-memberships", "3", "-v"}, &stdout, &stderr)
+	}()
+	line := regexp.MustCompile(`^JOINIT_BASE_URL=(http://127\.0\.0\.1:\d+/proxy)\n$`)
+	var m []string
+	for deadline := time.Now().Add(5 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		m = line.FindStringSubmatch(stdout.String())
+	}
+	if m == nil {
+		t.Fatalf("stdout %q", stdout.String())
+	}
+	if b, err := os.ReadFile(urlFile); err != nil || strings.TrimSpace(string(b)) != m[1] {
+		t.Fatalf("url file %q, %v", b, err)
+	}
+	req, _ := http.NewRequest("GET", m[1]+"/api/v1/organizations/me/memberships", nil)
+	req.Header.Set("Authorization", "Bearer sandbox-token")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "-> 200") || strings.Contains(stderr.String(), "sandbox-token") {
+		t.Fatalf("stderr %q", stderr.String())
+	}
+	if n := strings.Count(stdout.String(), "\n"); n != 1 {
+		t.Fatalf("stdout has %d lines", n)
+	}
+}

@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"net/url"
+	"sync"
+)
+
+// RequestRecord describes one request the server received.
+type RequestRecord struct {
+	Endpoint      string     // "memberships", "payments", "groups", "org_metrics"; "" for an unknown path
+	Query         url.Values // the query, with token-like parameters redacted
+	Authorization bool       // whether a valid bearer token was presented (false when the request never got to the auth check: 404, 405)
+	Status        int        // status answered; 0 when no response was written (connection reset, client gone)
+}
+
+// maxLog bounds RequestLog: enough for any test, small enough for a
+// benchmark that sends a million requests.
+const maxLog = 10000
+
+// counters count requests and keep the latest maxLog of them.
+type counters struct {
+	mu    sync.Mutex
+	total int
+	by    [numEndpoints]int
+	log   []RequestRecord // ring buffer once it holds maxLog records
+	next  int             // oldest record (the next to overwrite) once the ring is full
+}
+
+func (c *counters) begin(ep int, known bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total++
+	if known {
+		c.by[ep]++
+	}
+}
+
+func (c *counters) end(rec RequestRecord) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.log) < maxLog {
+		c.log = append(c.log, rec)
+		return
+	}
+	c.log[c.next] = rec
+	c.next = (c.next + 1) % maxLog
+}
+
+// Requests returns how many requests an endpoint received ("memberships",
+// "payments", "groups", "org_metrics"), counting every attempt: faulted,
+// unauthorized and bad ones too. "" returns the total, unknown paths
+// included. A request is counted when it arrives, before any Latency.
+func (s *Server) Requests(endpoint string) int {
+	c := &s.ctr
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if endpoint == "" {
+		return c.total
+	}
+	for i, name := range endpointNames {
+		if name == endpoint {
+			return c.by[i]
+		}
+	}
+	return 0
+}
+
+// ResetCounters zeroes the request counts and empties RequestLog. It does not
+// touch the fault attempt counters (SetFaults does that).
+func (s *Server) ResetCounters() {
+	c := &s.ctr
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total, c.by, c.log, c.next = 0, [numEndpoints]int{}, nil, 0
+}
+
+// RequestLog returns the completed requests, oldest first; only the latest
+// 10,000 are kept. A request is logged when its answer is finished.
+func (s *Server) RequestLog() []RequestRecord {
+	c := &s.ctr
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]RequestRecord, 0, len(c.log))
+	out = append(out, c.log[c.next:]...)
+	return append(out, c.log[:c.next]...)
+}

@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Endpoint indexes; endpointNames maps them to the public names.
+const (
+	epMemberships = iota
+	epPayments
+	epGroups
+	epOrgMetrics
+	numEndpoints
+)
+
+var endpointNames = [numEndpoints]string{EndpointMemberships, EndpointPayments, EndpointGroups, EndpointOrgMetrics}
+
+// chunkSize is how many records share one random stream and one encoding
+// arena. It is fixed, so the data does not depend on the number of CPUs.
+const chunkSize = 2048
+
+// dataset holds every record pre-encoded as JSON, in server order.
+//
+// Slices are never changed in place: an insert builds new slices and swaps
+// them in under mu. A reader therefore takes the slice under the read lock
+// and may use it after unlocking, and a page being written is never torn.
+type dataset struct {
+	gen *generator
+
+	mu       sync.RWMutex
+	lists    [numEndpoints][][]byte // memberships, payments, groups, org_metrics
+	statuses []int                  // status of each membership, parallel to lists[epMemberships]
+	byStatus map[int][][]byte       // memberships per status, in server order
+	nextSeq  [numEndpoints]uint32   // next id sequence number for inserted records
+	batches  int                    // inserts so far; each gets its own random stream
+
+	memberIDs []string // ids of the generated memberships, which payments reference
+}
+
+func newDataset(seed int64, nMemberships, nPayments, nGroups, nMetrics int) *dataset {
+	g := newGenerator(seed)
+	d := &dataset{gen: g}
+
+	// Memberships first: payments reference their ids.
+	type mchunk struct {
+		recs     [][]byte
+		statuses []int
+		ids      []string
+	}
+	mch := make([]mchunk, chunks(nMemberships))
+	parallel(len(mch), func(c int) {
+		lo, hi := c*chunkSize, min((c+1)*chunkSize, nMemberships)
+		r := g.rng(uint64(kindMembership)<<48 | uint64(c))
+		e := newEncoder()
+		out := mchunk{statuses: make([]int, 0, hi-lo), ids: make([]string, 0, hi-lo)}
+		var emails []*string // non-null e-mails of this chunk, for duplicates
+		var first membershipRec
+		for i := lo; i < hi; i++ {
+			status := randomStatus(r)
+			if nMemberships >= 12 && i < 12 {
+				status = g.firstStatuses[i]
+			}
+			var dup *string
+			if len(emails) > 0 && chance(r, 6) {
+				dup = emails[r.IntN(len(emails))]
+			}
+			m := g.membership(r, uint32(i), status, dup)
+			if nMemberships >= 12 && i < 12 {
+				g.forceFirst(i, &m, &first)
+			}
+			if i == 0 {
+				first = m
+			}
+			if m.Email != nil && dup == nil {
+				emails = append(emails, m.Email)
+			}
+			e.add(&m)
+			out.statuses = append(out.statuses, m.Status)
+			out.ids = append(out.ids, m.ID)
+		}
+		out.recs = e.records()
+		mch[c] = out
+	})
+	for _, c := range mch {
+		d.lists[epMemberships] = append(d.lists[epMemberships], c.recs...)
+		d.statuses = append(d.statuses, c.statuses...)
+		d.memberIDs = append(d.memberIDs, c.ids...)
+	}
+	d.indexStatuses()
+
+	d.lists[epPayments] = buildChunked(g, kindPayment, nPayments, func(r *rand.Rand, i int) any {
+		p := g.payment(r, uint32(i), d.memberIDs)
+		return &p
+	})
+	d.lists[epGroups] = buildChunked(g, kindGroup, nGroups, func(r *rand.Rand, i int) any {
+		gr := g.group(r, uint32(i))
+		return &gr
+	})
+	e := newEncoder()
+	for _, m := range g.orgMetrics(nMetrics) {
+		e.add(&m)
+	}
+	d.lists[epOrgMetrics] = e.records()
+
+	d.nextSeq = [numEndpoints]uint32{uint32(nMemberships), uint32(nPayments), uint32(nGroups), uint32(nMetrics)}
+	return d
+}
+
+func chunks(n int) int { return (n + chunkSize - 1) / chunkSize }
+
+// buildChunked generates and encodes n records in parallel chunks.
+func buildChunked(g *generator, kind byte, n int, make1 func(r *rand.Rand, i int) any) [][]byte {
+	parts := make([][][]byte, chunks(n))
+	parallel(len(parts), func(c int) {
+		r := g.rng(uint64(kind)<<48 | uint64(c))
+		e := newEncoder()
+		for i := c * chunkSize; i < min((c+1)*chunkSize, n); i++ {
+			e.add(make1(r, i))
+		}
+		parts[c] = e.records()
+	})
+	out := make([][]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// indexStatuses rebuilds byStatus from lists and statuses. Callers hold mu
+// for writing (or own d exclusively).
+func (d *dataset) indexStatuses() {
+	idx := make(map[int][][]byte)
+	for i, rec := range d.lists[epMemberships] {
+		st := d.statuses[i]
+		idx[st] = append(idx[st], rec)
+	}
+	d.byStatus = idx
+}
+
+// records returns the current records of an endpoint, filtered by membership
+// status when status is non-nil (the filter is applied before paging, as
+// the spec requires). The result must not be modified.
+func (d *dataset) records(ep int, status *int) [][]byte {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if ep == epMemberships && status != nil {
+		return d.byStatus[*status]
+	}
+	return d.lists[ep]
+}
+
+// insertFront adds n new records at the front of an endpoint's list, as if
+// they had been created while a client was paging. Only memberships,
+// payments and groups take inserts; org metrics are monthly periods.
+func (d *dataset) insertFront(ep, n int) {
+	if n <= 0 || ep == epOrgMetrics {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.batches++
+	g := d.gen
+	r := g.rng(streamInsert | uint64(d.batches)<<8 | uint64(ep))
+	e := newEncoder()
+	var statuses []int
+	for range n {
+		seq := d.nextSeq[ep]
+		d.nextSeq[ep]++
+		switch ep {
+		case epMemberships:
+			m := g.membership(r, seq, randomStatus(r), nil)
+			statuses = append(statuses, m.Status)
+			e.add(&m)
+		case epPayments:
+			p := g.payment(r, seq, d.memberIDs)
+			e.add(&p)
+		case epGroups:
+			gr := g.group(r, seq)
+			e.add(&gr)
+		}
+	}
+	old := d.lists[ep]
+	d.lists[ep] = append(e.records(), old...)
+	if ep == epMemberships {
+		d.statuses = append(statuses, d.statuses...)
+		d.indexStatuses()
+	}
+}
+
+// raw copies the list of record slices (not the bytes) as json.RawMessage.
+func raw(recs [][]byte) []json.RawMessage {
+	out := make([]json.RawMessage, len(recs))
+	for i, r := range recs {
+		out[i] = json.RawMessage(r)
+	}
+	return out
+}
+
+// MembershipsJSON returns the memberships in server order (after any
+// inserts), filtered by status when status is non-nil, exactly as the server
+// encodes them. The bytes are shared with the server: do not modify them.
+func (s *Server) MembershipsJSON(status *int) []json.RawMessage {
+	return raw(s.data.records(epMemberships, status))
+}
+
+// PaymentsJSON returns the payments in server order (after any inserts).
+// The bytes are shared with the server: do not modify them.
+func (s *Server) PaymentsJSON() []json.RawMessage { return raw(s.data.records(epPayments, nil)) }
+
+// GroupsJSON returns the groups in server order (after any inserts). The
+// bytes are shared with the server: do not modify them.
+func (s *Server) GroupsJSON() []json.RawMessage { return raw(s.data.records(epGroups, nil)) }
+
+// OrgMetricsJSON returns the org metrics records in server order. The bytes
+// are shared with the server: do not modify them.
+func (s *Server) OrgMetricsJSON() []json.RawMessage { return raw(s.data.records(epOrgMetrics, nil)) }

@@ -1,0 +1,199 @@
+package sandbox
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Faults are deterministic and selectable per server.
+//
+// Every count-based fault (ConnectionResets, ServerErrors, RateLimited) is
+// counted per (endpoint, requested page number): ServerErrors: 2 means every
+// page's first 2 attempts fail, so tests stay deterministic under concurrent
+// clients. When several are set they are consumed in sequence, so each is
+// observable: attempts 1..ConnectionResets are reset, the next ServerErrors
+// attempts get ServerErrorStatus, the next RateLimited attempts get 429, and
+// later attempts succeed.
+//
+// OnlyPages restricts the page-scoped faults (the three count-based ones and
+// SlowBody) to those pages; empty means all pages. Latency applies to every
+// request. NonJSONPage and TruncatedPage name their page themselves and apply
+// to every attempt of it, after the count-based faults are used up.
+//
+// A reset on a reused keep-alive connection may be retried once by
+// net/http's Transport itself (GET is idempotent), so a client can see it
+// only as extra latency; Requests and RequestLog still count both attempts.
+// Use a client without keep-alives to observe every reset.
+//
+// Faults apply to all four endpoints; InsertAfterPage affects memberships,
+// payments and groups (org metrics are monthly periods, nothing to insert).
+type Faults struct {
+	Latency           time.Duration // sleep before answering every request; ends early if the request is cancelled
+	RateLimited       int           // first N attempts per page answer 429 with Retry-After
+	RetryAfter        string        // header value for 429s, e.g. "1" or an HTTP date; "" means "0"
+	ServerErrors      int           // first N attempts per page answer ServerErrorStatus
+	ServerErrorStatus int           // default 503
+	ConnectionResets  int           // first N attempts per page: the connection is reset with no response
+	SlowBody          time.Duration // write the body in ~10 flushed chunks spread over this duration
+	NonJSONPage       int           // this page answers 200 with an HTML body (Content-Type text/html)
+	TruncatedPage     int           // this page answers 200 with valid JSON cut roughly in half
+	IgnorePage        bool          // the page parameter is ignored: page 1 is always served (metadata echoes page 1)
+	InsertAfterPage   int           // after this page is first served, InsertCount records are inserted at the FRONT of that endpoint's list
+	InsertCount       int
+	OnlyPages         []int
+}
+
+// action is what the fault layer decided for one attempt.
+type action int
+
+const (
+	actServe action = iota
+	actReset
+	actServerError
+	actRateLimit
+)
+
+type attemptKey struct {
+	ep   int
+	page int
+}
+
+// faultState holds the active faults and the per-page attempt counters.
+type faultState struct {
+	mu       sync.Mutex
+	f        Faults
+	attempts map[attemptKey]int
+	inserted [numEndpoints]bool
+}
+
+// set replaces the faults and forgets attempts and inserts, so a test can
+// switch fault sets between phases of one server.
+func (fs *faultState) set(f Faults) {
+	f.OnlyPages = slices.Clone(f.OnlyPages)
+	if f.ServerErrorStatus == 0 {
+		f.ServerErrorStatus = http.StatusServiceUnavailable
+	}
+	if f.RetryAfter == "" {
+		f.RetryAfter = "0"
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.f = f
+	fs.attempts = make(map[attemptKey]int)
+	fs.inserted = [numEndpoints]bool{}
+}
+
+func (fs *faultState) get() Faults {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.f
+}
+
+// inScope reports whether page-scoped faults apply to page.
+func (f *Faults) inScope(page int) bool {
+	return len(f.OnlyPages) == 0 || slices.Contains(f.OnlyPages, page)
+}
+
+// attempt counts one attempt at (ep, page) and says which count-based fault,
+// if any, it gets.
+func (fs *faultState) attempt(ep, page int) (action, Faults) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.f
+	if !f.inScope(page) || f.ConnectionResets+f.ServerErrors+f.RateLimited <= 0 {
+		return actServe, f
+	}
+	k := attemptKey{ep, page}
+	fs.attempts[k]++
+	n := fs.attempts[k]
+	switch {
+	case n <= f.ConnectionResets:
+		return actReset, f
+	case n <= f.ConnectionResets+f.ServerErrors:
+		return actServerError, f
+	case n <= f.ConnectionResets+f.ServerErrors+f.RateLimited:
+		return actRateLimit, f
+	}
+	return actServe, f
+}
+
+// shouldInsert reports, exactly once per endpoint (until the next SetFaults),
+// that the insert fault fires now that page has been served.
+func (fs *faultState) shouldInsert(ep, page int) (int, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.f
+	if f.InsertAfterPage <= 0 || f.InsertCount <= 0 || page != f.InsertAfterPage || ep == epOrgMetrics || fs.inserted[ep] {
+		return 0, false
+	}
+	fs.inserted[ep] = true
+	return f.InsertCount, true
+}
+
+// SetFaults replaces the server's faults. It is safe while serving, and it
+// resets the per-page attempt counters and the once-only insert.
+func (s *Server) SetFaults(f Faults) { s.flt.set(f) }
+
+// sleep waits d or until ctx ends; it reports whether the full wait happened.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// resetConn drops the connection without a response. SO_LINGER 0 makes the
+// close send RST instead of FIN, so the client sees "connection reset by
+// peer", the way a crashing proxy looks. Where hijacking is impossible
+// (HTTP/2), aborting the handler resets the stream instead.
+func resetConn(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// writeSlow writes body in about ten flushed chunks spread over d, stopping
+// as soon as the request is cancelled.
+func writeSlow(ctx context.Context, w http.ResponseWriter, body []byte, d time.Duration) {
+	const parts = 10
+	step := (len(body) + parts - 1) / parts
+	step = max(step, 1)
+	fl, _ := w.(http.Flusher)
+	for i := 0; i < len(body); i += step {
+		if i > 0 && !sleep(ctx, d/parts) {
+			return
+		}
+		if _, err := w.Write(body[i:min(i+step, len(body))]); err != nil {
+			return
+		}
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+}
+
+// htmlBody is what a misconfigured proxy or maintenance page returns.
+const htmlBody = `<!DOCTYPE html>
+<html><head><title>Service temporarily unavailable</title></head>
+<body><h1>We'll be right back</h1><p>The membership service is under maintenance.</p></body></html>
+`

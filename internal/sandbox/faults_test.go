@@ -1,0 +1,361 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// outcome sends one request on a fresh connection and names the result:
+// "reset" for a transport error, else the status code.
+func outcome(t *testing.T, base, path string, page int) (string, response) {
+	t.Helper()
+	r, err := getErr(context.Background(), freshClient(), base+path, q("page", itoa(page), "count", "2", "limit", "2"), DefaultToken)
+	if err != nil {
+		return "reset", r
+	}
+	return itoa(r.status), r
+}
+
+func TestCountBasedFaults(t *testing.T) {
+	t.Parallel()
+	const date = "Wed, 21 Oct 2015 07:28:00 GMT"
+	tests := []struct {
+		name       string
+		f          Faults
+		page       int
+		want       []string
+		retryAfter string
+	}{
+		{"rate limited", Faults{RateLimited: 2, RetryAfter: "7"}, 1, []string{"429", "429", "200", "200"}, "7"},
+		{"rate limited default Retry-After", Faults{RateLimited: 1}, 3, []string{"429", "200"}, "0"},
+		{"rate limited HTTP-date Retry-After", Faults{RateLimited: 1, RetryAfter: date}, 2, []string{"429", "200"}, date},
+		{"server errors default 503", Faults{ServerErrors: 2}, 2, []string{"503", "503", "200"}, ""},
+		{"server errors chosen status", Faults{ServerErrors: 1, ServerErrorStatus: 500}, 1, []string{"500", "200"}, ""},
+		{"connection resets", Faults{ConnectionResets: 2}, 1, []string{"reset", "reset", "200"}, ""},
+		{"combined faults in order", Faults{ConnectionResets: 1, ServerErrors: 1, RateLimited: 1}, 1, []string{"reset", "503", "429", "200"}, "0"},
+		{"only pages: other page untouched", Faults{ServerErrors: 1, OnlyPages: []int{2}}, 1, []string{"200", "200"}, ""},
+		{"only pages: listed page", Faults{ServerErrors: 1, OnlyPages: []int{2, 3}}, 3, []string{"503", "200"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, base := start(t, Options{Seed: 1, Memberships: 10, Payments: 10, Groups: 10, OrgMetrics: 10, Faults: tc.f})
+			for ep, path := range paths {
+				// Counted per page: the next page fails again.
+				for _, page := range []int{tc.page, tc.page + 1} {
+					if len(tc.f.OnlyPages) > 0 && page != tc.page {
+						continue
+					}
+					for i, want := range tc.want {
+						got, r := outcome(t, base, path, page)
+						if got != want {
+							t.Fatalf("%s page %d attempt %d: %s, want %s (%s)", ep, page, i+1, got, want, r.body)
+						}
+						if got == "429" && r.header.Get("Retry-After") != tc.retryAfter {
+							t.Fatalf("Retry-After %q, want %q", r.header.Get("Retry-After"), tc.retryAfter)
+						}
+						if got != "200" && got != "reset" && !json.Valid(r.body) {
+							t.Fatalf("%s body is not JSON: %s", got, r.body)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestFaultCountersArePerEndpointAndPage(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 10, Payments: 10, Faults: Faults{ServerErrors: 1}})
+	steps := []struct {
+		path string
+		page int
+		want string
+	}{
+		{DefaultPaths().Memberships, 1, "503"},
+		{DefaultPaths().Payments, 1, "503"},
+		{DefaultPaths().Memberships, 2, "503"},
+		{DefaultPaths().Memberships, 1, "200"},
+		{DefaultPaths().Payments, 1, "200"},
+	}
+	for _, st := range steps {
+		if got, _ := outcome(t, base, st.path, st.page); got != st.want {
+			t.Fatalf("%s page %d: %s, want %s", st.path, st.page, got, st.want)
+		}
+	}
+	// SetFaults starts counting again; an empty Faults turns them off.
+	s.SetFaults(Faults{ServerErrors: 1})
+	if got, _ := outcome(t, base, DefaultPaths().Memberships, 1); got != "503" {
+		t.Fatalf("after SetFaults: %s, want 503", got)
+	}
+	s.SetFaults(Faults{})
+	if got, _ := outcome(t, base, DefaultPaths().Memberships, 2); got != "200" {
+		t.Fatalf("after clearing faults: %s, want 200", got)
+	}
+}
+
+// Concurrent clients hitting the same pages see exactly one failure per page.
+func TestFaultsUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 100, Faults: Faults{ServerErrors: 1}})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for page := 1; page <= 10; page++ {
+				for {
+					r, err := getErr(context.Background(), http.DefaultClient, base+DefaultPaths().Memberships, q("page", itoa(page), "count", "10"), DefaultToken)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if r.status == 200 {
+						break
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	n503 := 0
+	for _, rec := range s.RequestLog() {
+		if rec.Status == 503 {
+			n503++
+		}
+	}
+	if n503 != 10 || s.Requests(EndpointMemberships) != 90 {
+		t.Fatalf("%d failures in %d requests, want 10 in 90", n503, s.Requests(EndpointMemberships))
+	}
+}
+
+func TestNonJSONPage(t *testing.T) {
+	t.Parallel()
+	_, base := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{NonJSONPage: 2}})
+	for _, path := range []string{DefaultPaths().Memberships, DefaultPaths().OrgMetrics} {
+		_, r := outcome(t, base, path, 2)
+		if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || json.Valid(r.body) {
+			t.Fatalf("%s page 2: %d %q %.40s", path, r.status, r.header.Get("Content-Type"), r.body)
+		}
+		if _, r := outcome(t, base, path, 1); !json.Valid(r.body) {
+			t.Fatalf("%s page 1 is not JSON", path)
+		}
+	}
+}
+
+func TestTruncatedPage(t *testing.T) {
+	t.Parallel()
+	_, good := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10})
+	_, bad := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{TruncatedPage: 1}})
+	for _, path := range []string{DefaultPaths().Memberships, DefaultPaths().OrgMetrics} {
+		_, full := outcome(t, good, path, 1)
+		_, cut := outcome(t, bad, path, 1)
+		if cut.status != 200 || cut.header.Get("Content-Type") != "application/json" || json.Valid(cut.body) {
+			t.Fatalf("%s: truncated page %d %q valid=%v", path, cut.status, cut.header.Get("Content-Type"), json.Valid(cut.body))
+		}
+		if len(cut.body) != len(full.body)/2 || !bytes.HasPrefix(full.body, cut.body) {
+			t.Fatalf("%s: cut to %d of %d bytes", path, len(cut.body), len(full.body))
+		}
+		if _, r := outcome(t, bad, path, 2); !json.Valid(r.body) {
+			t.Fatalf("%s page 2 is not JSON", path)
+		}
+	}
+	// Even an empty page is broken.
+	if _, r := outcome(t, bad, DefaultPaths().Groups, 1); string(r.body) != "[" {
+		t.Fatalf("truncated empty page %q", r.body)
+	}
+}
+
+func TestIgnorePage(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{IgnorePage: true}})
+	_, r := outcome(t, base, DefaultPaths().Memberships, 3)
+	if got := decodeArray(t, r); !equalRecords(got, s.MembershipsJSON(nil)[:2]) {
+		t.Fatalf("page 3 with IgnorePage gave %d other records", len(got))
+	}
+	_, r = outcome(t, base, DefaultPaths().OrgMetrics, 4)
+	m := decodeMetrics(t, r)
+	if *m.Page != 1 || *m.TotalPages != 5 || !equalRecords(m.Results, s.OrgMetricsJSON()[:2]) {
+		t.Fatalf("org_metrics page 4 with IgnorePage: %s", r.body)
+	}
+}
+
+func TestInsertAfterPage(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 20, Payments: 20, Groups: 20, OrgMetrics: 8,
+		Faults: Faults{InsertAfterPage: 2, InsertCount: 3}})
+	idOf := func(r json.RawMessage) string {
+		var v struct {
+			ID string `json:"_id"`
+		}
+		json.Unmarshal(r, &v)
+		return v.ID
+	}
+	for _, ep := range []string{EndpointMemberships, EndpointPayments, EndpointGroups} {
+		path := paths[ep]
+		before := dataOf(s, ep)
+		page := func(n int) []json.RawMessage {
+			return decodeArray(t, get(t, base, path, q("count", "5", "page", itoa(n))))
+		}
+		p1 := page(1)
+		if len(dataOf(s, ep)) != 20 {
+			t.Fatalf("%s: inserted after page 1", ep)
+		}
+		p2 := page(2)
+		if !equalRecords(p1, before[:5]) || !equalRecords(p2, before[5:10]) {
+			t.Fatalf("%s: pages 1-2 were not the original records", ep)
+		}
+		after := dataOf(s, ep)
+		if len(after) != 23 || !equalRecords(after[3:], before) {
+			t.Fatalf("%s: %d records after the insert, want 3 new ones in front of the original 20", ep, len(after))
+		}
+		seen := map[string]bool{}
+		for _, r := range after {
+			if seen[idOf(r)] || !hexID.MatchString(idOf(r)) {
+				t.Fatalf("%s: inserted id %q is not fresh", ep, idOf(r))
+			}
+			seen[idOf(r)] = true
+		}
+		// The list shifted by 3: page 3 starts with the last 3 records of page 2.
+		p3 := page(3)
+		if !equalRecords(p3[:3], p2[2:]) {
+			t.Fatalf("%s: page 3 does not repeat the end of page 2", ep)
+		}
+		// Once per server: serving page 2 again inserts nothing.
+		page(2)
+		if n := len(dataOf(s, ep)); n != 23 {
+			t.Fatalf("%s: %d records after a second page 2", ep, n)
+		}
+	}
+	if n := len(s.OrgMetricsJSON()); n != 8 {
+		t.Fatalf("org metrics got inserts: %d", n)
+	}
+	// The status index follows the inserts.
+	total := 0
+	for _, st := range []int{50, 75, 100, 300, 350, 999} {
+		total += len(s.MembershipsJSON(&st))
+	}
+	if total != 23 {
+		t.Fatalf("status filter sees %d memberships, want 23", total)
+	}
+	// SetFaults re-arms the insert.
+	s.SetFaults(Faults{InsertAfterPage: 1, InsertCount: 2})
+	get(t, base, DefaultPaths().Memberships, nil)
+	if n := len(s.MembershipsJSON(nil)); n != 25 {
+		t.Fatalf("%d memberships after a re-armed insert, want 25", n)
+	}
+}
+
+// Inserts while many clients read: run with -race.
+func TestConcurrentReadsDuringInsert(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 300, Faults: Faults{InsertAfterPage: 1, InsertCount: 50}})
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Go(func() {
+			for page := 1; page <= 5; page++ {
+				v := q("page", itoa(page), "count", "40")
+				if i%2 == 0 {
+					v.Set("status", "100")
+				}
+				decodeArray(t, get(t, base, DefaultPaths().Memberships, v))
+				s.MembershipsJSON(nil)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(s.MembershipsJSON(nil)); n != 350 {
+		t.Fatalf("%d memberships, want 350 (one insert)", n)
+	}
+}
+
+func TestLatency(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 2, Faults: Faults{Latency: 80 * time.Millisecond}})
+	t0 := time.Now()
+	get(t, base, DefaultPaths().Memberships, nil)
+	if d := time.Since(t0); d < 80*time.Millisecond {
+		t.Fatalf("answered after %v, want >= 80ms", d)
+	}
+
+	// A cancelled request stops the wait at once.
+	s.SetFaults(Faults{Latency: 30 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	t0 = time.Now()
+	_, err := getErr(ctx, freshClient(), base+DefaultPaths().Memberships, nil, DefaultToken)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v, want deadline exceeded", err)
+	}
+	waitFor(t, func() bool { return len(s.RequestLog()) == 2 })
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Fatalf("handler kept sleeping for %v", d)
+	}
+	if st := s.RequestLog()[1].Status; st != 0 {
+		t.Fatalf("cancelled request logged as %d, want 0", st)
+	}
+}
+
+func TestSlowBody(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 1, Memberships: 60, Faults: Faults{SlowBody: 300 * time.Millisecond, OnlyPages: []int{1}}})
+	normal := get(t, base, DefaultPaths().Memberships, q("page", "2", "count", "20")) // not in OnlyPages: fast
+
+	req, _ := http.NewRequest("GET", base+DefaultPaths().Memberships+"?count=20", nil)
+	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	t0 := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := time.Since(t0)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	total := time.Since(t0)
+	if err != nil || !json.Valid(body) || len(body) < len(normal.body)/2 {
+		t.Fatalf("slow body broken: %v, %d bytes", err, len(body))
+	}
+	if total < 250*time.Millisecond || first > total/2 {
+		t.Fatalf("headers after %v, body after %v; want a body spread over ~300ms", first, total)
+	}
+
+	// A client that gives up ends the slow write promptly.
+	s.SetFaults(Faults{SlowBody: 30 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	if _, err := getErr(ctx, freshClient(), base+DefaultPaths().Memberships, nil, DefaultToken); err == nil {
+		t.Fatal("a 30s body arrived within 150ms")
+	}
+	waitFor(t, func() bool { return len(s.RequestLog()) == 3 })
+}
+
+// Close must not wait for a handler that is sleeping or trickling a body.
+func TestCloseCutsSlowRequests(t *testing.T) {
+	t.Parallel()
+	s := New(Options{Memberships: 5, Faults: Faults{SlowBody: 30 * time.Second}})
+	base := s.Start()
+	go getErr(context.Background(), freshClient(), base+DefaultPaths().Memberships, nil, DefaultToken)
+	waitFor(t, func() bool { return s.Requests("") == 1 })
+	t0 := time.Now()
+	s.Close()
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Fatalf("Close took %v", d)
+	}
+}
+
+// waitFor polls cond for up to 5 seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not reached within 5s")
+}

@@ -1,0 +1,196 @@
+// Package sandbox is an in-memory fake of the Join It membership API, faithful
+// to the project's API specification (api.md; the spec wins over everything
+// else here). Tests, the demo command and benchmarks point a client at it
+// instead of the real service, so they run offline, deterministically, and
+// can inject faults that a real server only produces on a bad day.
+//
+// What it serves (paths relative to the server root, after Options.PathPrefix):
+//
+//   - memberships, payments, groups: GET with page, count (memberships also
+//     status, an integer filter applied before paging). The answer is a bare
+//     JSON array; a page past the end is [].
+//   - org_metrics: GET with page, limit. The answer is
+//     {"results":[...],"page":P,"limit":L,"totalPages":T}.
+//
+// Parameter handling follows the spec's pagination rules: page omitted,
+// invalid or below 1 means page 1; count defaults to 50 and is capped at 1000;
+// limit defaults to 25 and is capped at 100; an invalid or below-1 count or
+// limit takes the default. A non-integer status is the one parameter error:
+// 400 with a JSON body (the spec shows no error format, so this is the
+// sandbox's choice).
+//
+// Authentication is "Authorization: Bearer <token>" with a case-insensitive
+// scheme. A missing, malformed or wrong token is 401 with a JSON body and a
+// WWW-Authenticate header; the legacy ?token= query parameter is not accepted,
+// so a client that falls back to it fails loudly. The token is never echoed,
+// and RequestLog redacts token-like query parameters.
+//
+// Order of checks for every request: Faults.Latency, then unknown path (404),
+// then method (405, only GET is served), then auth (401), then parameters
+// (400), then the page-scoped faults, then the data.
+//
+// The data set is generated once in New from Options.Seed and pre-encoded, so
+// the same seed gives byte-identical answers and serving a page only
+// concatenates stored bytes. Records carry every field the spec and the
+// public documentation name, plus one unknown field (x_sandbox_extra) on
+// every record, nulls where the spec allows them, unicode text, duplicated
+// e-mail addresses, an unknown membership status (999), and, as the spec
+// allows ("optional fields can be absent"), profile_pic is absent from some
+// memberships.
+package sandbox
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultToken is the bearer token accepted when Options.Token is empty.
+const DefaultToken = "sandbox-token"
+
+// Endpoint names, as used by Requests and RequestRecord.Endpoint.
+const (
+	EndpointMemberships = "memberships"
+	EndpointPayments    = "payments"
+	EndpointGroups      = "groups"
+	EndpointOrgMetrics  = "org_metrics"
+)
+
+// Paths of the four list endpoints, relative to the server root.
+type Paths struct{ Memberships, Payments, Groups, OrgMetrics string }
+
+// DefaultPaths returns the paths of the real API. The spec shows the full
+// path of memberships and org_metrics only; payments and groups follow the
+// same /api/v1/organizations/me/ shape by assumption, which is why every path
+// can be overridden.
+func DefaultPaths() Paths {
+	return Paths{
+		Memberships: "/api/v1/organizations/me/memberships",
+		Payments:    "/api/v1/organizations/me/payments",
+		Groups:      "/api/v1/organizations/me/groups",
+		OrgMetrics:  "/api/v1/organizations/me/org_metrics",
+	}
+}
+
+// Options configure a Server. The zero value is a valid, empty server.
+type Options struct {
+	Token       string // bearer token the server accepts; "" means DefaultToken
+	Seed        int64  // data set seed; the same seed gives the same bytes
+	Memberships int    // number of membership records
+	Payments    int
+	Groups      int
+	OrgMetrics  int
+	PathPrefix  string // optional prefix before every path, e.g. "/proxy"
+	Paths       Paths  // zero fields take DefaultPaths()
+	Faults      Faults
+
+	// Logf, when set, receives one line per request (method, path, query
+	// with tokens redacted, status). The demo command uses it for -v.
+	Logf func(format string, args ...any)
+}
+
+// Server is the fake API. Create it with New; it is an http.Handler and can
+// also listen on its own with Start.
+type Server struct {
+	token  string
+	prefix string
+	routes map[string]int // full path -> endpoint index
+	logf   func(format string, args ...any)
+
+	data *dataset
+	flt  faultState
+	ctr  counters
+
+	httpMu sync.Mutex
+	hs     *http.Server
+	done   chan struct{}
+	url    string
+}
+
+// New builds the whole data set up front and returns a server that is ready
+// to ServeHTTP. Negative record counts are treated as 0.
+func New(opts Options) *Server {
+	s := &Server{
+		token:  opts.Token,
+		prefix: normalizePrefix(opts.PathPrefix),
+		logf:   opts.Logf,
+	}
+	if s.token == "" {
+		s.token = DefaultToken
+	}
+	p := opts.Paths
+	d := DefaultPaths()
+	if p.Memberships == "" {
+		p.Memberships = d.Memberships
+	}
+	if p.Payments == "" {
+		p.Payments = d.Payments
+	}
+	if p.Groups == "" {
+		p.Groups = d.Groups
+	}
+	if p.OrgMetrics == "" {
+		p.OrgMetrics = d.OrgMetrics
+	}
+	s.routes = map[string]int{
+		s.prefix + p.Memberships: epMemberships,
+		s.prefix + p.Payments:    epPayments,
+		s.prefix + p.Groups:      epGroups,
+		s.prefix + p.OrgMetrics:  epOrgMetrics,
+	}
+	s.data = newDataset(opts.Seed, max(opts.Memberships, 0), max(opts.Payments, 0),
+		max(opts.Groups, 0), max(opts.OrgMetrics, 0))
+	s.flt.set(opts.Faults)
+	return s
+}
+
+// normalizePrefix turns "proxy/", "/proxy/" and "/proxy" into "/proxy", and
+// "/" or "" into "", so route keys are simple concatenations.
+func normalizePrefix(p string) string {
+	p = strings.TrimRight(p, "/")
+	if p != "" && !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return p
+}
+
+// Start listens on 127.0.0.1 with a free port and serves in the background.
+// It returns the base URL without PathPrefix, e.g. "http://127.0.0.1:41234".
+// Calling it again returns the same URL. It panics if it cannot listen, as
+// httptest.NewServer does: tests have no better recovery.
+func (s *Server) Start() string {
+	s.httpMu.Lock()
+	defer s.httpMu.Unlock()
+	if s.hs != nil {
+		return s.url
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic("sandbox: listen: " + err.Error())
+	}
+	s.hs = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.done = make(chan struct{})
+	s.url = "http://" + ln.Addr().String()
+	go func(hs *http.Server, done chan struct{}) {
+		defer close(done)
+		_ = hs.Serve(ln)
+	}(s.hs, s.done)
+	return s.url
+}
+
+// Close stops a server started with Start: it closes the listener and every
+// open connection (which cancels the contexts of running handlers, so
+// latency and slow-body faults end at once). It is safe to call more than
+// once, or without Start.
+func (s *Server) Close() {
+	s.httpMu.Lock()
+	hs, done := s.hs, s.done
+	s.httpMu.Unlock()
+	if hs == nil {
+		return
+	}
+	_ = hs.Close()
+	<-done
+}

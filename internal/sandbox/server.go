@@ -1,0 +1,146 @@
+package sandbox
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// statusNoResponse is recorded when no response was written: the connection
+// was reset, or the client went away during Latency or SlowBody.
+const statusNoResponse = 0
+
+// ServeHTTP answers one request. See the package documentation for the
+// order of checks.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ep, known := s.routes[r.URL.Path]
+	rec := RequestRecord{Query: redactQuery(r.URL.Query())}
+	if known {
+		rec.Endpoint = endpointNames[ep]
+	}
+	s.ctr.begin(ep, known)
+	rec.Status = s.serve(w, r, ep, known, &rec)
+	s.ctr.end(rec)
+	if s.logf != nil {
+		q := rec.Query.Encode()
+		if q != "" {
+			q = "?" + q
+		}
+		s.logf("%s %s%s -> %d", r.Method, r.URL.Path, q, rec.Status)
+	}
+}
+
+// serve writes the response and returns its status.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known bool, rec *RequestRecord) int {
+	ctx := r.Context()
+	f := s.flt.get()
+	if !sleep(ctx, f.Latency) {
+		return statusNoResponse
+	}
+	if !known {
+		return writeError(w, http.StatusNotFound, "not_found", "no such endpoint")
+	}
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", http.MethodGet)
+		return writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "only GET is supported")
+	}
+	rec.Authorization = s.authorized(r)
+	if !rec.Authorization {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="joinit-sandbox"`)
+		return writeError(w, http.StatusUnauthorized, "unauthorized", "missing or invalid bearer token")
+	}
+	pq, err := parseQuery(ep, r.URL.Query())
+	if err != nil {
+		return writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+	}
+
+	act, f := s.flt.attempt(ep, pq.page)
+	switch act {
+	case actReset:
+		resetConn(w)
+		return statusNoResponse
+	case actServerError:
+		return writeError(w, f.ServerErrorStatus, "server_error", "simulated server error")
+	case actRateLimit:
+		w.Header().Set("Retry-After", f.RetryAfter)
+		return writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests")
+	}
+	if pq.page == f.NonJSONPage {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(htmlBody))
+		return http.StatusOK
+	}
+	requested := pq.page
+	if f.IgnorePage {
+		pq.page = 1
+	}
+
+	all := s.data.records(ep, pq.status)
+	body := pageBody(ep, pageSlice(all, pq.page, pq.size), pq, len(all))
+	// Insert before answering, not after: the client may ask for the next
+	// page as soon as it has this one, and must then see the shifted list.
+	if n, ok := s.flt.shouldInsert(ep, pq.page); ok {
+		s.data.insertFront(ep, n)
+	}
+	if requested == f.TruncatedPage {
+		body = body[:len(body)/2]
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if f.SlowBody > 0 && f.inScope(requested) {
+		writeSlow(ctx, w, body, f.SlowBody)
+	} else {
+		_, _ = w.Write(body)
+	}
+	return http.StatusOK
+}
+
+// authorized checks "Authorization: Bearer <token>"; the scheme is
+// case-insensitive (RFC 9110), the token compared in constant time.
+func (s *Server) authorized(r *http.Request) bool {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
+}
+
+type errorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+// writeError answers with a small JSON error. The spec shows no error
+// format; this shape is the sandbox's choice and never includes request
+// data (so a token can never be echoed).
+func writeError(w http.ResponseWriter, status int, code, msg string) int {
+	b, _ := json.Marshal(errorBody{Error: code, Message: msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+	return status
+}
+
+// redactQuery copies the query with token-like parameters masked, so logs
+// and RequestLog never hold a credential (the legacy API took ?token=).
+func redactQuery(q url.Values) url.Values {
+	for k, vs := range q {
+		switch strings.ToLower(k) {
+		case "token", "access_token", "api_key", "client_secret":
+			masked := make([]string, len(vs))
+			for i := range masked {
+				masked[i] = "REDACTED"
+			}
+			q[k] = masked
+		}
+	}
+	return q
+}
