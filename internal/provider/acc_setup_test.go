@@ -19,7 +19,20 @@ func TestMain(m *testing.M) {
 			os.Setenv("TF_ACC_TERRAFORM_PATH", p)
 		}
 	}
-	os.Exit(m.Run())
+	// An empty CLI configuration keeps the machine's own out of the tests.
+	var cliConfig string
+	if os.Getenv("TF_CLI_CONFIG_FILE") == "" {
+		if f, err := os.CreateTemp("", "joinit-test-*.tfrc"); err == nil {
+			f.Close()
+			cliConfig = f.Name()
+			os.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
+		}
+	}
+	code := m.Run()
+	if cliConfig != "" {
+		os.Remove(cliConfig)
+	}
+	os.Exit(code)
 }
 
 // providerFactories serve the provider in process, through the same

@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// Tests that set environment variables cannot run in parallel.
+
+func TestAccProvider_configFromEnvironment(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 21, Memberships: 3})
+	t.Setenv(envBaseURL, url)
+	t.Setenv(envAccessToken, sandbox.DefaultToken)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {}
+data "joinit_memberships" "all" {}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(3)),
+			},
+		}},
+	})
+}
+
+func TestAccProvider_missingToken(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 22})
+	t.Setenv(envAccessToken, "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url = "` + url + `"
+}
+data "joinit_groups" "g" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Missing access token.*access_token.*JOINIT_ACCESS_TOKEN`),
+		}},
+	})
+}
+
+func TestAccProvider_missingBaseURL(t *testing.T) {
+	t.Setenv(envBaseURL, "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  access_token = "x"
+}
+data "joinit_groups" "g" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Missing base URL.*JOINIT_BASE_URL`),
+		}},
+	})
+}
+
+func TestAccProvider_refusedToken(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 23, Memberships: 5})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url     = "` + url + `"
+  access_token = "not-the-token"
+}
+data "joinit_memberships" "m" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)memberships page 1.*HTTP\s+401.*token\s+was\s+refused`),
+		}},
+	})
+}
+
+func TestAccProvider_insecureBaseURL(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url     = "http://api.example.com"
+  access_token = "x"
+}
+data "joinit_groups" "g" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Invalid base_url.*only\s+https\s+is\s+allowed`),
+		}},
+	})
+}
+
+func TestAccProvider_invalidSettings(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url                = "https://api.example.com"
+  access_token            = "x"
+  request_timeout         = "soon"
+  max_concurrent_requests = 17
+  endpoint_paths = {
+    groups = "groups?x=1"
+  }
+}
+data "joinit_groups" "g" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)request_timeout|max_concurrent_requests|endpoint_paths`),
+		}},
+	})
+}
+
+func TestAccProvider_garbageFromAPI(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 24, Memberships: 1500, Faults: sandbox.Faults{NonJSONPage: 2}})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url) + `data "joinit_memberships" "m" {}`,
+			ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*memberships page 2.*not\s+JSON`),
+		}},
+	})
+}
+
+func TestAccProvider_apiNeverAdvances(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 25, Memberships: 2500, Faults: sandbox.Faults{IgnorePage: true}})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url) + `data "joinit_memberships" "m" {}`,
+			ExpectError: regexp.MustCompile(`(?s)memberships page 2.*identical\s+to\s+page\s+1.*not\s+advancing`),
+		}},
+	})
+}
+
+func TestAccProvider_endpointPathOverride(t *testing.T) {
+	paths := sandbox.Paths{Groups: "/v2/teams"}
+	_, url := startSandbox(t, sandbox.Options{Seed: 26, Groups: 4, PathPrefix: "/proxy", Paths: paths})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url     = "` + url + `"
+  access_token = "` + sandbox.DefaultToken + `"
+  endpoint_paths = {
+    groups = "/v2/teams"
+  }
+}
+data "joinit_groups" "g" {}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(4)),
+			},
+		}},
+	})
+}
