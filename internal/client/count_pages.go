@@ -2,7 +2,7 @@ package client
 
 import (
 	"context"
-	"crypto/sha256"
+	"hash/maphash"
 	"fmt"
 	"time"
 )
@@ -10,7 +10,7 @@ import (
 // decodedPage is one decoded page of a count-style endpoint.
 type decodedPage[T any] struct {
 	records []decodedRecord[T]
-	digest  [sha256.Size]byte
+	digest  uint64
 }
 
 // readCountPages reads a count-style endpoint (page, count; JSON array
@@ -29,7 +29,7 @@ func readCountPages[T any, PT interface {
 		if err != nil {
 			return decodedPage[T]{}, err
 		}
-		recs, err := decodeArray[T](body)
+		recs, err := decodeArray[T, PT](body, keepRaw)
 		if err != nil {
 			return decodedPage[T]{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: "the response could not be decoded", Err: err}
 		}
@@ -77,7 +77,7 @@ type accumulator[T any, PT interface {
 	keepRaw    bool
 	out        []T
 	seen       map[string]struct{}
-	digests    map[[sha256.Size]byte]int
+	digests    map[uint64]int
 	duplicates int
 }
 
@@ -87,7 +87,7 @@ func newAccumulator[T any, PT interface {
 }](endpoint string, size int, keepRaw bool) *accumulator[T, PT] {
 	return &accumulator[T, PT]{
 		endpoint: endpoint, size: size, keepRaw: keepRaw,
-		seen: map[string]struct{}{}, digests: map[[sha256.Size]byte]int{},
+		seen: map[string]struct{}{}, digests: map[uint64]int{},
 	}
 }
 
@@ -131,4 +131,9 @@ func (a *accumulator[T, PT]) keep(records []decodedRecord[T]) int {
 	return fresh
 }
 
-func digestOf(b []byte) [sha256.Size]byte { return sha256.Sum256(b) }
+// digestSeed is per process: digests only compare pages of one read.
+var digestSeed = maphash.MakeSeed()
+
+// digestOf fingerprints a page to notice a server serving the same page
+// again. 64 bits make a false match among a read's pages vanishingly rare.
+func digestOf(b []byte) uint64 { return maphash.Bytes(digestSeed, b) }

@@ -2,57 +2,79 @@ package client
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodedRecord is one record of a page with the bytes it came from.
+// Decoding uses github.com/go-json-experiment/json, the module behind Go's
+// encoding/json/v2 (still behind GOEXPERIMENT in the standard library): it
+// scans a page once, streaming, where encoding/json scans each record three
+// times, and it matches field names exactly. A 1000-record page of
+// memberships decodes about three times faster (BenchmarkDecodeMembershipPage).
+// Raw record bytes are slices of the page body, which the records then keep
+// alive only when their JSON was asked for.
+
+// decodedRecord is one record of a page with the bytes it came from. raw is
+// set only where the reader needs it: the record's JSON was asked for, or
+// the record has no id and is compared whole.
 type decodedRecord[T any] struct {
 	rec T
-	raw json.RawMessage
+	raw []byte
 }
 
 // decodeArray decodes a JSON array page one element at a time.
-func decodeArray[T any](body []byte) ([]decodedRecord[T], error) {
+func decodeArray[T any, PT interface {
+	*T
+	record
+}](body []byte, keepRaw bool) ([]decodedRecord[T], error) {
 	if err := expectStart(body, '['); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if _, err := dec.Token(); err != nil { // the '['
+	dec := jsontext.NewDecoder(bytes.NewBuffer(body), decodeOptions)
+	if _, err := dec.ReadToken(); err != nil { // the '['
 		return nil, describeJSONError(err)
 	}
 	var out []decodedRecord[T]
-	for dec.More() {
+	for {
+		kind := dec.PeekKind()
+		if kind == ']' {
+			break
+		}
+		if kind != '{' {
+			if _, err := dec.ReadValue(); err != nil {
+				return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
+			}
+			return nil, fmt.Errorf("record %d: expected a JSON object, got %s", len(out)+1, jsonKind(kind.String()[0]))
+		}
+		// One pass: the record is decoded straight from the stream, and
+		// its bytes are sliced from the body by offset when needed.
+		start := dec.InputOffset()
 		var d decodedRecord[T]
-		if err := dec.Decode(&d.raw); err != nil {
+		if err := jsonv2.UnmarshalDecode(dec, &d.rec); err != nil {
 			return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
 		}
-		if err := decodeRecord(d.raw, &d.rec); err != nil {
-			return nil, fmt.Errorf("record %d: %w", len(out)+1, err)
+		if keepRaw || PT(&d.rec).dedupKey() == "" {
+			d.raw = bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
 		}
 		out = append(out, d)
 	}
-	if _, err := dec.Token(); err != nil { // the ']'
+	if _, err := dec.ReadToken(); err != nil { // the ']'
 		return nil, describeJSONError(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if _, err := dec.ReadToken(); err != io.EOF {
 		return nil, errors.New("unexpected data after the JSON array")
 	}
 	return out, nil
 }
 
-// decodeRecord decodes one element, which must be a JSON object.
-func decodeRecord[T any](raw json.RawMessage, rec *T) error {
-	if err := expectStart(raw, '{'); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(raw, rec); err != nil {
-		return describeJSONError(err)
-	}
-	return nil
-}
+// decodeOptions: duplicate member names are allowed, the last one winning
+// as with encoding/json; checking for them costs a map insert per field.
+var decodeOptions = jsontext.AllowDuplicateNames(true)
 
 // expectStart checks the first non-space byte, to name what came instead of
 // JSON (an HTML error page, a bare string) rather than a parser offset.
@@ -65,7 +87,7 @@ func expectStart(b []byte, want byte) error {
 		return nil
 	}
 	kind := map[byte]string{'[': "a JSON array", '{': "a JSON object"}[want]
-	if !json.Valid(t) {
+	if !jsontext.Value(t).IsValid() {
 		return fmt.Errorf("expected %s, but the body is not JSON (it starts %q)", kind, sanitizeExcerpt(t[:min(len(t), 40)], ""))
 	}
 	return fmt.Errorf("expected %s, got %s", kind, jsonKind(t[0]))
@@ -89,21 +111,30 @@ func jsonKind(c byte) string {
 
 // describeJSONError names the JSON field and types, not the Go ones.
 func describeJSONError(err error) error {
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
+	var semantic *jsonv2.SemanticError
+	var syntactic *jsontext.SyntacticError
 	switch {
-	case errors.As(err, &typeErr):
-		return fmt.Errorf("field %q: got a JSON %s, want %s", typeErr.Field, typeErr.Value, wantKind(typeErr.Type.String()))
-	case errors.As(err, &syntaxErr):
-		return fmt.Errorf("malformed JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errors.New("the JSON is truncated")
+	case errors.As(err, &semantic):
+		field := strings.TrimPrefix(string(semantic.JSONPointer), "/")
+		got := "value"
+		if semantic.JSONKind != 0 {
+			got = jsonKind(semantic.JSONKind.String()[0])
+		}
+		want := "another type"
+		if semantic.GoType != nil {
+			want = wantKind(semantic.GoType.String())
+		}
+		return fmt.Errorf("field %q: got %s, want %s", field, got, want)
+	case errors.As(err, &syntactic):
+		return fmt.Errorf("malformed JSON at byte %d: %v", syntactic.ByteOffset, syntactic.Err)
 	}
 	return err
 }
 
 func wantKind(goType string) string {
-	switch goType {
+	switch strings.TrimLeft(goType, "*") {
 	case "int64":
 		return "an integer"
 	case "string":

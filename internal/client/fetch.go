@@ -63,8 +63,13 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 	// a connection that breaks mid-body like any other network error.
 	var body []byte
 	req.SetResponseHandler(func(resp *http.Response) error {
+		// retryablehttp calls this for every final response, errors too;
+		// leave those bodies for the error excerpt below.
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return nil
+		}
 		defer resp.Body.Close()
-		b, err := readCapped(resp.Body, c.cfg.MaxBodyBytes)
+		b, err := readBody(resp, c.cfg.MaxBodyBytes)
 		if err != nil {
 			return err
 		}
@@ -81,11 +86,12 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "the request failed", Err: scrubURLError(err)}
 	}
 	fields := map[string]any{
+		"method": req.Method, "url": req.URL.String(),
 		"endpoint": r.endpoint, "page": r.page, "status": resp.StatusCode,
 		"duration": time.Since(start).String(),
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		// Retries are used up or the status is final; the handler did not run.
+		// Retries are used up or the status is final; the handler left the body.
 		excerpt, _ := readCapped(resp.Body, 4096)
 		resp.Body.Close()
 		c.cfg.Logger.Warn(ctx, "API request failed", fields)
@@ -102,6 +108,21 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 // attemptsKey carries a per-page attempt counter to the request log hook,
 // so an error can say how many attempts were made.
 type attemptsKey struct{}
+
+// readBody reads a response body of at most limit bytes. A declared
+// Content-Length sizes the buffer once: growing it by doubling would
+// allocate about three times a page for every page of a large read.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	n := resp.ContentLength
+	if n < 0 || n > limit {
+		return readCapped(resp.Body, limit)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
 
 // readCapped reads all of r, failing once more than limit bytes arrive.
 func readCapped(r io.Reader, limit int64) ([]byte, error) {

@@ -2,17 +2,19 @@ package client
 
 import (
 	"context"
-	"encoding/json"
+
 	"fmt"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"time"
 )
 
 // metadataPage is the object the limit-style endpoints answer (spec rule 5).
 type metadataPage struct {
-	Results    *json.RawMessage `json:"results"`
-	Page       *int             `json:"page"`
-	Limit      *int             `json:"limit"`
-	TotalPages *int             `json:"totalPages"`
+	Results    *jsontext.Value `json:"results"`
+	Page       *int            `json:"page"`
+	Limit      *int            `json:"limit"`
+	TotalPages *int            `json:"totalPages"`
 }
 
 type decodedMetricsPage struct {
@@ -32,7 +34,7 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 		if err != nil {
 			return decodedMetricsPage{}, err
 		}
-		p, err := decodeMetadataPage(body, page)
+		p, err := decodeMetadataPage(body, page, keepRaw)
 		if err != nil {
 			return decodedMetricsPage{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: "the response could not be used", Err: err}
 		}
@@ -51,7 +53,10 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 	step := func(page int, p decodedMetricsPage) (bool, error) {
 		// Records added during the read can raise totalPages; follow it.
 		if p.totalPages > total {
-			total = min(p.totalPages, c.cfg.MaxPages)
+			if p.totalPages > c.cfg.MaxPages {
+				return false, &PageError{Endpoint: req.endpoint, Page: page, Reason: fmt.Sprintf("totalPages %d is over the cap of %d pages", p.totalPages, c.cfg.MaxPages)}
+			}
+			total = p.totalPages
 		}
 		if _, err := acc.add(page, p.decodedPage); err != nil {
 			return false, err
@@ -78,12 +83,12 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 }
 
 // decodeMetadataPage checks the metadata object and decodes its results.
-func decodeMetadataPage(body []byte, asked int) (decodedMetricsPage, error) {
+func decodeMetadataPage(body []byte, asked int, keepRaw bool) (decodedMetricsPage, error) {
 	if err := expectStart(body, '{'); err != nil {
 		return decodedMetricsPage{}, err
 	}
 	var m metadataPage
-	if err := json.Unmarshal(body, &m); err != nil {
+	if err := jsonv2.Unmarshal(body, &m); err != nil {
 		return decodedMetricsPage{}, describeJSONError(err)
 	}
 	switch {
@@ -98,7 +103,7 @@ func decodeMetadataPage(body []byte, asked int) (decodedMetricsPage, error) {
 	case *m.Page != asked:
 		return decodedMetricsPage{}, fmt.Errorf("the server answered page %d when page %d was asked for; it is not advancing through pages: %w", *m.Page, asked, ErrNotAdvancing)
 	}
-	recs, err := decodeArray[OrgMetric](*m.Results)
+	recs, err := decodeArray[OrgMetric](*m.Results, keepRaw)
 	if err != nil {
 		return decodedMetricsPage{}, fmt.Errorf("results: %w", err)
 	}

@@ -2,7 +2,9 @@ package client
 
 import (
 	"bytes"
-	"encoding/json"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Every field is a pointer: the specification says any field can be null or
@@ -107,17 +109,17 @@ type JSONText string
 func (t *JSONText) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if err := jsonv2.Unmarshal(b, &s); err != nil {
 			return err
 		}
 		*t = JSONText(s)
 		return nil
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
+	v := jsontext.Value(bytes.Clone(b))
+	if err := v.Compact(); err != nil {
 		return err
 	}
-	*t = JSONText(buf.String())
+	*t = JSONText(v)
 	return nil
 }
 
@@ -125,15 +127,15 @@ func (t *JSONText) UnmarshalJSON(b []byte) error {
 type record interface {
 	// dedupKey identifies the record across pages; "" means compare whole.
 	dedupKey() string
-	setRaw(json.RawMessage)
+	setRaw([]byte)
 }
 
-func (m *Membership) dedupKey() string         { return deref(m.ID) }
-func (m *Membership) setRaw(r json.RawMessage) { m.RawJSON = string(r) }
-func (p *Payment) dedupKey() string            { return deref(p.ID) }
-func (p *Payment) setRaw(r json.RawMessage)    { p.RawJSON = string(r) }
-func (m *OrgMetric) dedupKey() string          { return "" }
-func (m *OrgMetric) setRaw(r json.RawMessage)  { m.RawJSON = string(r) }
+func (m *Membership) dedupKey() string { return deref(m.ID) }
+func (m *Membership) setRaw(r []byte)  { m.RawJSON = string(r) }
+func (p *Payment) dedupKey() string    { return deref(p.ID) }
+func (p *Payment) setRaw(r []byte)     { p.RawJSON = string(r) }
+func (m *OrgMetric) dedupKey() string  { return "" }
+func (m *OrgMetric) setRaw(r []byte)   { m.RawJSON = string(r) }
 
 func (g *Group) dedupKey() string {
 	if g.ID != nil {
@@ -141,7 +143,7 @@ func (g *Group) dedupKey() string {
 	}
 	return deref(g.AltID)
 }
-func (g *Group) setRaw(r json.RawMessage) { g.RawJSON = string(r) }
+func (g *Group) setRaw(r []byte) { g.RawJSON = string(r) }
 
 // GroupID is the group's _id, or its id where the API names it so.
 func (g *Group) GroupID() *string {

@@ -1,0 +1,69 @@
+// Command joinit-bench prints the scale benchmark of `make bench`: client
+// reads of N memberships at several latencies and concurrencies, then
+// end-to-end `terraform plan` of full and lean reads against the anchor,
+// Terraform's own jsondecode of the same records. Everything runs against
+// the sandbox on loopback; nothing is downloaded.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	sizes := flag.String("sizes", "1000,10000,100000", "comma-separated numbers of memberships")
+	latencies := flag.String("latencies", "0,50ms", "comma-separated sandbox latencies for the client table")
+	concs := flag.String("concurrency", "1,4,8", "comma-separated max_concurrent_requests for the client table")
+	skipClient := flag.Bool("skip-client", false, "skip the client table")
+	skipPlan := flag.Bool("skip-plan", false, "skip the terraform plan table")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: joinit-bench [flags]\n\nPrints the scale benchmark tables (see GNUmakefile's bench target).\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+
+	ns, err := parseInts(*sizes)
+	check(err)
+	cs, err := parseInts(*concs)
+	check(err)
+	var ls []time.Duration
+	for _, s := range strings.Split(*latencies, ",") {
+		if s == "0" {
+			ls = append(ls, 0)
+			continue
+		}
+		d, err := time.ParseDuration(s)
+		check(err)
+		ls = append(ls, d)
+	}
+
+	if !*skipClient {
+		check(clientTable(os.Stdout, ns, ls, cs))
+	}
+	if !*skipPlan {
+		check(planTable(os.Stdout, ns))
+	}
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "joinit-bench:", err)
+		os.Exit(1)
+	}
+}

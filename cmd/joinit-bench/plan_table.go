@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// planRun is one measured terraform plan.
+type planRun struct {
+	wall        time.Duration
+	terraformKB int64 // peak RSS of terraform
+	providerKB  int64 // peak RSS of the provider process (0: none ran)
+}
+
+const providerAddress = "registry.terraform.io/joinit-community/joinit"
+
+// planTable times terraform plan of full and lean reads of N memberships
+// against the anchor: Terraform decoding the same records from a file.
+func planTable(out io.Writer, ns []int) error {
+	tmp, err := os.MkdirTemp("", "joinit-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	binDir := filepath.Join(tmp, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(binDir, "terraform-provider-joinit"), ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building the provider (run from the repository root): %w", err)
+	}
+	cliConfig := filepath.Join(tmp, "dev.tfrc")
+	if err := os.WriteFile(cliConfig, []byte(fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", providerAddress, binDir)), 0o644); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(out, "## terraform plan reading all N memberships (fresh directory each run)")
+	fmt.Fprintln(out)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
+	fmt.Fprintln(w, "N\tcase\twall\tterraform peak RSS\tprovider peak RSS\twall/anchor\tRSS/anchor\t")
+	for _, n := range ns {
+		sb := sandbox.New(sandbox.Options{Seed: 7, Memberships: n})
+		url := sb.Start()
+		anchorDir := filepath.Join(tmp, fmt.Sprintf("anchor-%d", n))
+		if err := writeAnchor(anchorDir, sb); err != nil {
+			sb.Close()
+			return err
+		}
+		anchor, err := plan(anchorDir, cliConfig, url)
+		if err != nil {
+			sb.Close()
+			return fmt.Errorf("anchor plan, N=%d: %w", n, err)
+		}
+		row(w, n, "anchor: jsondecode(file)", anchor, anchor)
+		for _, c := range []struct{ name, config string }{
+			{"full records", "data \"joinit_memberships\" \"all\" {}\noutput \"n\" { value = length(data.joinit_memberships.all.memberships) }\n"},
+			{"lean read", "data \"joinit_memberships\" \"all\" {\n  include_records = false\n}\noutput \"n\" { value = length(data.joinit_memberships.all.ids) }\n"},
+		} {
+			dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", c.name[:4], n))
+			if err := writeConfig(dir, providerHeader()+c.config); err != nil {
+				sb.Close()
+				return err
+			}
+			r, err := plan(dir, cliConfig, url)
+			if err != nil {
+				sb.Close()
+				return fmt.Errorf("%s plan, N=%d: %w", c.name, n, err)
+			}
+			row(w, n, c.name, r, anchor)
+		}
+		sb.Close()
+		w.Flush()
+	}
+	w.Flush()
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 400 MB; lean ≤ 0.05× anchor wall.")
+	return nil
+}
+
+func row(w io.Writer, n int, name string, r, anchor planRun) {
+	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%.3f\t%.2f\t\n", n, name, round(r.wall), mb(r.terraformKB), mb(r.providerKB),
+		float64(r.wall)/float64(anchor.wall), float64(max(r.terraformKB, r.providerKB))/float64(anchor.terraformKB))
+}
+
+func mb(kb int64) string {
+	if kb == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f MB", float64(kb)/1024)
+}
+
+func providerHeader() string {
+	return fmt.Sprintf("terraform {\n  required_providers {\n    joinit = { source = %q }\n  }\n}\nprovider \"joinit\" {}\n", providerAddress)
+}
+
+func writeConfig(dir, config string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o644)
+}
+
+// writeAnchor writes the sandbox's memberships as one JSON array and a
+// configuration that only decodes and counts them.
+func writeAnchor(dir string, sb *sandbox.Server) error {
+	if err := writeConfig(dir, "output \"n\" { value = length(jsondecode(file(\"memberships.json\"))) }\n"); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, r := range sb.MembershipsJSON(nil) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(r)
+	}
+	buf.WriteByte(']')
+	return os.WriteFile(filepath.Join(dir, "memberships.json"), buf.Bytes(), 0o644)
+}
+
+// plan runs terraform plan in dir and measures it.
+func plan(dir, cliConfig, baseURL string) (planRun, error) {
+	cmd := exec.Command("terraform", "plan", "-input=false", "-no-color", "-refresh=true")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1",
+		"JOINIT_BASE_URL="+baseURL, "JOINIT_ACCESS_TOKEN="+sandbox.DefaultToken)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return planRun{}, err
+	}
+	peaks := watchPeaks(cmd.Process.Pid)
+	err := cmd.Wait()
+	wall := time.Since(start)
+	tfKB, provKB := peaks.stop()
+	if err != nil {
+		return planRun{}, fmt.Errorf("%w\n%s", err, output.String())
+	}
+	return planRun{wall: wall, terraformKB: tfKB, providerKB: provKB}, nil
+}

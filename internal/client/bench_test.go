@@ -1,0 +1,56 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// benchPage joins a sandbox's first n membership records into one page body.
+func benchPage(b *testing.B, n int) []byte {
+	b.Helper()
+	sb := sandbox.New(sandbox.Options{Seed: 1, Memberships: n})
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, r := range sb.MembershipsJSON(nil) {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(r)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes()
+}
+
+// BenchmarkDecodeMembershipPage decodes one full page of 1000 memberships.
+func BenchmarkDecodeMembershipPage(b *testing.B) {
+	body := benchPage(b, 1000)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeArray[Membership](body, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadMemberships reads 100,000 memberships from the sandbox with
+// no latency: the client's CPU cost of a large read.
+func BenchmarkReadMemberships100k(b *testing.B) {
+	sb := sandbox.New(sandbox.Options{Seed: 1, Memberships: 100_000})
+	url := sb.Start()
+	defer sb.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := New(Config{BaseURL: url, Token: sandbox.DefaultToken})
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := c.Memberships(context.Background(), MembershipQuery{})
+		if err != nil || len(got) != 100_000 {
+			b.Fatalf("read %d records: %v", len(got), err)
+		}
+	}
+}
