@@ -2,8 +2,8 @@ package client
 
 import (
 	"context"
-	"hash/maphash"
 	"fmt"
+	"hash/maphash"
 	"time"
 )
 
