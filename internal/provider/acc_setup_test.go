@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -58,4 +59,13 @@ provider "joinit" {
   access_token = %q
 }
 `, url, sandbox.DefaultToken)
+}
+
+// emptyConfig is a data source configuration with every argument null.
+func emptyConfig(def *dataSourceDef) tftypes.Value {
+	vals := map[string]tftypes.Value{}
+	for name, typ := range def.stateType.AttributeTypes {
+		vals[name] = tftypes.NewValue(typ, nil)
+	}
+	return tftypes.NewValue(def.stateType, vals)
 }

@@ -13,13 +13,39 @@ import (
 // cost. The calls mirror terraform-plugin-go's own encoder (the same
 // library, attributes in name order, integers compact), and a test holds
 // the bytes equal to tfprotov6.NewDynamicValue of the reference value.
+//
+// The state is encoded twice: once to count its bytes, once into a buffer
+// of exactly that size. Growing a buffer by doubling instead would leave
+// about three times the state's size of garbage (87 MB of msgpack at
+// 100,000 memberships) in the provider's peak memory; the counting pass
+// costs a fraction of a second.
 func encodeState(attrs []attr, state any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := msgpack.NewEncoder(&buf)
-	if err := writeObject(enc, attrs, state); err != nil {
+	var n countingWriter
+	if err := writeObject(msgpack.NewEncoder(&n), attrs, state); err != nil {
+		return nil, err
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, int(n)))
+	if err := writeObject(msgpack.NewEncoder(buf), attrs, state); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// countingWriter counts what is written to it and keeps nothing.
+type countingWriter int64
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	*w += countingWriter(len(p))
+	return len(p), nil
+}
+
+// WriteByte and WriteString keep the encoder from wrapping the writer in a
+// buffer of its own.
+func (w *countingWriter) WriteByte(byte) error { *w++; return nil }
+
+func (w *countingWriter) WriteString(s string) (int, error) {
+	*w += countingWriter(len(s))
+	return len(s), nil
 }
 
 func writeObject(enc *msgpack.Encoder, attrs []attr, parent any) error {

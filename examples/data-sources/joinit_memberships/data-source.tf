@@ -1,0 +1,49 @@
+# Every active membership (status 100), with profile and custom answers.
+data "joinit_memberships" "active" {
+  status = 100
+}
+
+# A lean read for large organizations: only ids and e-mail addresses, no
+# per-membership records.
+data "joinit_memberships" "everyone" {
+  include_records = false
+}
+
+# Keep each record's JSON to reach fields the schema does not model.
+data "joinit_memberships" "active_raw" {
+  status           = 100
+  include_raw_json = true
+}
+
+output "active_count" {
+  value = length(data.joinit_memberships.active.memberships)
+}
+
+output "active_by_membership_name" {
+  description = "Active member e-mail addresses, grouped by membership type name."
+  value = {
+    for m in data.joinit_memberships.active.memberships :
+    coalesce(m.membership_name, "(none)") => m.email...
+    if m.email != null
+  }
+}
+
+output "expiring_before_2027" {
+  description = "E-mail addresses of active memberships that expire before 2027 (lifetime and auto-renewing memberships have no expiration date)."
+  value = [
+    for m in data.joinit_memberships.active.memberships : m.email
+    if m.email != null && timecmp(coalesce(m.expiration_date, "9999-12-31T00:00:00Z"), "2027-01-01T00:00:00Z") < 0
+  ]
+}
+
+output "all_member_emails" {
+  value = data.joinit_memberships.everyone.emails
+}
+
+output "profile_pictures" {
+  description = "A field outside the schema, read from raw_json."
+  value = {
+    for m in data.joinit_memberships.active_raw.memberships :
+    m.id => try(jsondecode(m.raw_json).profile_pic, null)
+  }
+}

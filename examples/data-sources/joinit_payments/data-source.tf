@@ -1,0 +1,27 @@
+data "joinit_payments" "all" {}
+
+locals {
+  # Amounts are the integers the API returns (most likely the currency's
+  # smallest unit, e.g. cents).
+  totals_by_currency = {
+    for p in data.joinit_payments.all.payments :
+    coalesce(p.currency, "unknown") => p.total...
+    if p.total != null
+  }
+}
+
+output "payment_count" {
+  value = length(data.joinit_payments.all.payments)
+}
+
+output "payment_totals_by_currency" {
+  value = { for currency, totals in local.totals_by_currency : currency => sum(totals) }
+}
+
+output "payments_in_2026" {
+  description = "Ids of payments whose payment_date falls in 2026 (UTC)."
+  value = [
+    for p in data.joinit_payments.all.payments : p.id
+    if startswith(coalesce(p.payment_date, "-"), "2026-")
+  ]
+}

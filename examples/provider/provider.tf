@@ -1,0 +1,34 @@
+terraform {
+  required_providers {
+    joinit = {
+      source = "joinit-community/joinit"
+    }
+  }
+}
+
+# The access token is a secret: pass it in through a sensitive variable
+# (for example TF_VAR_joinit_access_token) or leave access_token unset and
+# export JOINIT_ACCESS_TOKEN instead.
+variable "joinit_access_token" {
+  description = "OAuth 2.0 access token of a Join It user."
+  type        = string
+  sensitive   = true
+}
+
+provider "joinit" {
+  # The API address you were given with your application key. Leave it unset
+  # to read JOINIT_BASE_URL.
+  base_url     = "https://joinit-api.example.com"
+  access_token = var.joinit_access_token
+
+  # Optional tuning; the values shown are the defaults.
+  max_concurrent_requests = 4
+  request_timeout         = "60s"
+  max_retries             = 5
+
+  # Only needed when your deployment serves a list under another path.
+  # endpoint_paths = {
+  #   payments = "/api/v1/organizations/me/payments"
+  #   groups   = "/api/v1/organizations/me/groups"
+  # }
+}

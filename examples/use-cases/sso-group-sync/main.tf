@@ -1,0 +1,105 @@
+# Turns Join It memberships into user groups of an SSO directory or a Slack
+# workspace:
+#   * "members" holds every active member. It uses the lean read
+#     (include_records = false), which returns only ids and distinct e-mail
+#     addresses, and stays quick for organizations with 100,000 members.
+#   * "members-<membership name>" holds the active members of each membership
+#     type. Grouping needs membership_name, so it uses a full read; set
+#     per_membership_type_groups = false to skip it.
+#
+# The provider reads JOINIT_BASE_URL and JOINIT_ACCESS_TOKEN from the
+# environment. The module in ./modules/user-group is a stand-in for the
+# resources of your SSO or chat provider.
+
+terraform {
+  required_version = ">= 1.4"
+
+  required_providers {
+    joinit = {
+      source = "joinit-community/joinit"
+    }
+  }
+}
+
+provider "joinit" {}
+
+variable "group_prefix" {
+  description = "Name of the group of all active members, and prefix of the per-type group names."
+  type        = string
+  default     = "members"
+
+  validation {
+    condition     = can(regex("^[a-z0-9][a-z0-9-]{0,40}$", var.group_prefix))
+    error_message = "The prefix must be lowercase letters, digits or hyphens."
+  }
+}
+
+variable "per_membership_type_groups" {
+  description = "Also create one group per membership type (needs a full read of active memberships)."
+  type        = bool
+  default     = true
+}
+
+# Lean read: ids and e-mail addresses of active memberships only.
+data "joinit_memberships" "active_emails" {
+  status          = 100
+  include_records = false
+}
+
+# Full read, only when per-type groups are wanted.
+data "joinit_memberships" "active" {
+  count = var.per_membership_type_groups ? 1 : 0
+
+  status = 100
+}
+
+locals {
+  active_records = flatten(data.joinit_memberships.active[*].memberships)
+
+  # Group key => membership records. Names are turned into lowercase letters,
+  # digits and hyphens; names that differ only in case or punctuation share a
+  # group.
+  records_by_group = {
+    for m in local.active_records :
+    "${var.group_prefix}-${trim(replace(lower(m.membership_name), "/[^a-z0-9]+/", "-"), "-")}" => m...
+    if m.membership_name != null
+  }
+
+  # E-mail can be null, and one address can hold several memberships, so
+  # nulls are dropped and duplicates merged.
+  type_groups = {
+    for key, records in local.records_by_group : key => {
+      description   = "Active Join It members with the ${join(" or ", sort(distinct(records[*].membership_name)))} membership."
+      member_emails = distinct([for m in records : lower(trimspace(m.email)) if m.email != null])
+    }
+  }
+
+  groups = merge(
+    {
+      (var.group_prefix) = {
+        description   = "Every active Join It member."
+        member_emails = data.joinit_memberships.active_emails.emails
+      }
+    },
+    local.type_groups,
+  )
+}
+
+module "user_group" {
+  source   = "./modules/user-group"
+  for_each = local.groups
+
+  name          = each.key
+  description   = each.value.description
+  member_emails = each.value.member_emails
+}
+
+output "group_member_counts" {
+  description = "Members per group."
+  value       = { for key, group in module.user_group : key => group.member_count }
+}
+
+output "active_membership_count" {
+  description = "Active memberships (several memberships can share one e-mail address)."
+  value       = length(data.joinit_memberships.active_emails.ids)
+}
