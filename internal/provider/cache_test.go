@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,7 +20,14 @@ func runCounting(t *testing.T, config string, checks ...statecheck.StateCheck) i
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
-			Config:            providerBlock(url) + config,
+			// One request at a time: no speculative pages, so counts are exact.
+			Config: fmt.Sprintf(`
+provider "joinit" {
+  base_url                = %q
+  access_token            = %q
+  max_concurrent_requests = 1
+}
+`, url, sandbox.DefaultToken) + config,
 			ConfigStateChecks: checks,
 		}},
 	})
