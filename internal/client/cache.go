@@ -3,8 +3,6 @@ package client
 import (
 	"context"
 	"sync"
-
-	"golang.org/x/sync/singleflight"
 )
 
 // cache shares reads within one client's life — one Terraform run. Several
@@ -12,43 +10,73 @@ import (
 // fetch; concurrent callers wait for it instead of starting their own.
 // Failures are not kept, so a later read tries again.
 type cache struct {
-	flight singleflight.Group
-	mu     sync.Mutex
-	done   map[string]any
+	mu      sync.Mutex
+	done    map[string]any
+	flights map[string]*flight
 }
 
-func newCache() *cache { return &cache{done: map[string]any{}} }
+// flight is a read in progress and the callers waiting for it.
+type flight struct {
+	finished chan struct{}
+	val      any
+	err      error
+	waiters  int
+	cancel   context.CancelFunc
+}
+
+func newCache() *cache { return &cache{done: map[string]any{}, flights: map[string]*flight{}} }
 
 // get returns the cached value for key, or runs read once for all callers.
 // Results are shared: callers must not modify them.
 func get[V any](ctx context.Context, c *cache, key string, read func(context.Context) (V, error)) (V, error) {
 	c.mu.Lock()
-	v, ok := c.done[key]
-	c.mu.Unlock()
-	if ok {
+	if v, ok := c.done[key]; ok {
+		c.mu.Unlock()
 		return v.(V), nil
 	}
-	ch := c.flight.DoChan(key, func() (any, error) {
+	f, ok := c.flights[key]
+	if !ok {
 		// The read belongs to every waiting caller, so one caller's
-		// cancellation must not fail the others; each still stops waiting
-		// on its own context below.
-		v, err := read(context.WithoutCancel(ctx))
-		if err == nil {
+		// cancellation must not fail the others; it is cancelled only when
+		// every caller has stopped waiting, so nothing runs on for no one.
+		readCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		f = &flight{finished: make(chan struct{}), cancel: cancel}
+		c.flights[key] = f
+		go func() {
+			v, err := read(readCtx)
+			cancel()
 			c.mu.Lock()
-			c.done[key] = v
+			if err == nil {
+				c.done[key] = v
+			}
+			if c.flights[key] == f {
+				delete(c.flights, key)
+			}
+			f.val, f.err = v, err
 			c.mu.Unlock()
-		}
-		return v, err
-	})
+			close(f.finished)
+		}()
+	}
+	f.waiters++
+	c.mu.Unlock()
+
+	var zero V
 	select {
-	case <-ctx.Done():
-		var zero V
-		return zero, ctx.Err()
-	case res := <-ch:
-		if res.Err != nil {
-			var zero V
-			return zero, res.Err
+	case <-f.finished:
+		if f.err != nil {
+			return zero, f.err
 		}
-		return res.Val.(V), nil
+		return f.val.(V), nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		f.waiters--
+		if f.waiters == 0 && c.flights[key] == f {
+			// Nobody waits any more: stop the read, and let the next
+			// caller start a fresh one rather than join a cancelled one.
+			delete(c.flights, key)
+			f.cancel()
+		}
+		c.mu.Unlock()
+		return zero, ctx.Err()
 	}
 }

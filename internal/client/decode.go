@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -49,7 +51,7 @@ func decodeArray[T any, PT interface {
 			if _, err := dec.ReadValue(); err != nil {
 				return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
 			}
-			return nil, fmt.Errorf("record %d: expected a JSON object, got %s", len(out)+1, jsonKind(kind.String()[0]))
+			return nil, fmt.Errorf("record %d: expected a JSON object, got %s", len(out)+1, jsonKind(byte(kind)))
 		}
 		// One pass: the record is decoded straight from the stream, and
 		// its bytes are sliced from the body by offset when needed.
@@ -117,10 +119,12 @@ func describeJSONError(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errors.New("the JSON is truncated")
 	case errors.As(err, &semantic):
-		field := strings.TrimPrefix(string(semantic.JSONPointer), "/")
+		field := jsonField(semantic.JSONPointer)
 		got := "value"
 		if semantic.JSONKind != 0 {
-			got = jsonKind(semantic.JSONKind.String()[0])
+			// A Kind is the value's first byte ('"', '0', '{', …); its
+			// String is a word ("string", "number"), not a byte to classify.
+			got = jsonKind(byte(semantic.JSONKind))
 		}
 		want := "another type"
 		if semantic.GoType != nil {
@@ -131,6 +135,19 @@ func describeJSONError(err error) error {
 		return fmt.Errorf("malformed JSON at byte %d: %v", syntactic.ByteOffset, syntactic.Err)
 	}
 	return err
+}
+
+// jsonField names the field a JSON pointer leads to as a dotted path.
+// Records are decoded inside their page's array, so their pointers start
+// with the array index, which the "record N" prefix already gives: drop it.
+func jsonField(p jsontext.Pointer) string {
+	toks := slices.Collect(p.Tokens())
+	if len(toks) > 1 {
+		if _, err := strconv.Atoi(toks[0]); err == nil {
+			toks = toks[1:]
+		}
+	}
+	return strings.Join(toks, ".")
 }
 
 func wantKind(goType string) string {

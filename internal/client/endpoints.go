@@ -86,5 +86,7 @@ func (c *Client) countRequest(endpoint, path string, size int) (pageRequest, err
 }
 
 func cacheKey(r pageRequest, keepRaw bool) string {
-	return fmt.Sprintf("%s|%s|%s|%d|%t", r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
+	// The endpoint is part of the key: two endpoints configured with the same
+	// path must not share an entry of another record type.
+	return fmt.Sprintf("%s|%s|%s|%s|%d|%t", r.endpoint, r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
 }

@@ -1,0 +1,188 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 250, Payments: 30, Groups: 10, OrgMetrics: 30})
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1})
+	ctx := context.Background()
+	q := MembershipQuery{ListOptions: ListOptions{PageSize: 100}}
+	first, err := c.Memberships(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sb.Requests("memberships"); n != 3 {
+		t.Fatalf("first read: %d requests", n)
+	}
+	second, err := c.Memberships(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sb.Requests("memberships"); n != 3 {
+		t.Fatalf("identical second read sent requests: %d in total", n)
+	}
+	equalIDs(t, "cached", membershipIDs(second), membershipIDs(first))
+
+	// A different query is a different read.
+	st100, st300 := 100, 300
+	want100 := expectedRequests(len(sb.MembershipsJSON(&st100)), 100)
+	want300 := expectedRequests(len(sb.MembershipsJSON(&st300)), 100)
+	steps := []struct {
+		name string
+		read func() error
+		want int
+	}{
+		{"status 100", func() error {
+			_, err := c.Memberships(ctx, MembershipQuery{Status: int64Ptr(100), ListOptions: ListOptions{PageSize: 100}})
+			return err
+		}, want100},
+		{"status 300", func() error {
+			_, err := c.Memberships(ctx, MembershipQuery{Status: int64Ptr(300), ListOptions: ListOptions{PageSize: 100}})
+			return err
+		}, want300},
+		{"status 100 again", func() error {
+			_, err := c.Memberships(ctx, MembershipQuery{Status: int64Ptr(100), ListOptions: ListOptions{PageSize: 100}})
+			return err
+		}, 0},
+		{"page size 50", func() error {
+			_, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 50}})
+			return err
+		}, 6},
+		{"default page size", func() error {
+			_, err := c.Memberships(ctx, MembershipQuery{})
+			return err
+		}, 1},
+		{"default page size = 1000", func() error {
+			_, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 1000}})
+			return err
+		}, 0},
+		{"keep raw", func() error {
+			ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 100, KeepRaw: true}})
+			if err == nil && ms[0].RawJSON == "" {
+				return errors.New("KeepRaw read served from the read without raw JSON")
+			}
+			return err
+		}, 3},
+	}
+	for _, s := range steps {
+		before := sb.Requests("memberships")
+		if err := s.read(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if got := sb.Requests("memberships") - before; got != s.want {
+			t.Fatalf("%s: %d requests, want %d", s.name, got, s.want)
+		}
+	}
+
+	// Other endpoints are cached too.
+	for range 2 {
+		if _, err := c.Payments(ctx, ListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Groups(ctx, ListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sb.Requests("payments") != 1 || sb.Requests("groups") != 1 || sb.Requests("org_metrics") != 3 {
+		t.Fatalf("payments %d, groups %d, org_metrics %d requests", sb.Requests("payments"), sb.Requests("groups"), sb.Requests("org_metrics"))
+	}
+
+	// A new client (a new Terraform run) reads again.
+	c2 := newClient(t, Config{BaseURL: base})
+	before := sb.Requests("memberships")
+	if _, err := c2.Memberships(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if sb.Requests("memberships") == before {
+		t.Fatal("the cache is shared between clients")
+	}
+}
+
+func TestConcurrentIdenticalReadsShareOneFetch(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 45, Faults: sandbox.Faults{Latency: 30 * time.Millisecond}})
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1})
+	want := rawIDs(t, sb.MembershipsJSON(nil))
+	var wg sync.WaitGroup
+	results := make([][]Membership, 8)
+	errs := make([]error, 8)
+	for i := range 8 {
+		wg.Go(func() {
+			results[i], errs[i] = c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+		})
+	}
+	wg.Wait()
+	for i := range 8 {
+		if errs[i] != nil {
+			t.Fatalf("caller %d: %v", i, errs[i])
+		}
+		equalIDs(t, "shared read", membershipIDs(results[i]), want)
+	}
+	if n := sb.Requests("memberships"); n != 5 {
+		t.Fatalf("8 concurrent identical reads sent %d requests, want 5 (one read)", n)
+	}
+}
+
+func TestErrorsAreNotCached(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{ServerErrors: 1}})
+	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
+	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err == nil {
+		t.Fatal("first read should fail")
+	}
+	sb.SetFaults(sandbox.Faults{})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{})
+	if err != nil {
+		t.Fatalf("the failure was cached: %v", err)
+	}
+	if len(ms) != 5 || sb.Requests("memberships") != 2 {
+		t.Fatalf("%d records, %d requests", len(ms), sb.Requests("memberships"))
+	}
+}
+
+// One waiting caller giving up does not fail the others sharing the read.
+func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 20, Faults: sandbox.Faults{Latency: 150 * time.Millisecond}})
+	c := newClient(t, Config{BaseURL: base})
+	q := MembershipQuery{ListOptions: ListOptions{PageSize: 10}}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Memberships(ctx, q)
+		errc <- err
+	}()
+	time.Sleep(30 * time.Millisecond)
+	var other []Membership
+	var otherErr error
+	done := make(chan struct{})
+	go func() {
+		other, otherErr = c.Memberships(context.Background(), q)
+		close(done)
+	}()
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled caller: %v", err)
+	}
+	<-done
+	if otherErr != nil {
+		t.Fatalf("the other caller failed because one cancelled: %v", otherErr)
+	}
+	equalIDs(t, "other", membershipIDs(other), rawIDs(t, sb.MembershipsJSON(nil)))
+	if n := sb.Requests("memberships"); n > 3+3 {
+		t.Fatalf("%d requests", n)
+	}
+}

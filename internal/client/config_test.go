@@ -1,0 +1,288 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+func TestParseBaseURL(t *testing.T) {
+	t.Parallel()
+	ok := []struct{ in, wantPath string }{
+		{"https://api.example.com", ""},
+		{"https://api.example.com/", ""},
+		{"https://api.example.com/proxy/joinit/", "/proxy/joinit"},
+		{"http://127.0.0.1:8080", ""},
+		{"http://127.200.3.4", ""},
+		{"http://[::1]:9000/x", "/x"},
+		{"http://localhost:1234", ""},
+		{"http://LOCALHOST", ""},
+		{"HTTP://127.0.0.1", ""},
+	}
+	for _, c := range ok {
+		u, err := ParseBaseURL(c.in)
+		if err != nil {
+			t.Errorf("ParseBaseURL(%q): %v", c.in, err)
+			continue
+		}
+		if u.Path != c.wantPath {
+			t.Errorf("ParseBaseURL(%q).Path = %q, want %q", c.in, u.Path, c.wantPath)
+		}
+	}
+
+	bad := []struct{ in, want string }{
+		{"", "empty"},
+		{"   ", "empty"},
+		{"api.example.com", "absolute"},
+		{"/api/v1", "absolute"},
+		{"http://api.example.com", "only https"},
+		{"http://10.0.0.1:8080", "only https"},
+		{"http://0.0.0.0:8080", "only https"},
+		{"http://localhost.example.com", "only https"},
+		{"http://128.0.0.1", "only https"},
+		{"ftp://api.example.com", "use https"},
+		{"https://api.example.com/?x=1", "query or fragment"},
+		{"https://api.example.com/#frag", "query or fragment"},
+		{"https://user:hunter2@api.example.com", "credentials"},
+		{"https://api.example.com/%zz", "not a valid URL"},
+	}
+	for _, c := range bad {
+		_, err := ParseBaseURL(c.in)
+		if err == nil {
+			t.Errorf("ParseBaseURL(%q) succeeded, want an error", c.in)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseBaseURL(%q) = %q, want it to mention %q", c.in, err, c.want)
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("ParseBaseURL(%q) error repeats the password: %v", c.in, err)
+		}
+	}
+}
+
+func TestIsLoopbackHost(t *testing.T) {
+	t.Parallel()
+	for host, want := range map[string]bool{
+		"localhost": true, "LocalHost": true, "127.0.0.1": true, "127.255.255.254": true,
+		"::1": true, "::ffff:127.0.0.1": true,
+		"": false, "0.0.0.0": false, "10.1.2.3": false, "::": false,
+		"localhost.": false, "example.com": false, "127.0.0.1.nip.io": false,
+	} {
+		if got := IsLoopbackHost(host); got != want {
+			t.Errorf("IsLoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func TestNewRejectsPlainHTTPToNonLoopback(t *testing.T) {
+	t.Parallel()
+	c, err := New(Config{BaseURL: "http://api.example.com", Token: testToken})
+	if err == nil || c != nil {
+		t.Fatalf("New accepted http to a remote host (client %v, err %v)", c, err)
+	}
+	for _, want := range []string{"https", "loopback"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not explain %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), testToken) {
+		t.Errorf("error contains the token: %v", err)
+	}
+}
+
+func TestNewSendsNoRequest(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 5})
+	if _, err := New(Config{BaseURL: base, Token: sandbox.DefaultToken}); err != nil {
+		t.Fatal(err)
+	}
+	if n := sb.Requests(""); n != 0 {
+		t.Fatalf("New sent %d requests, want 0", n)
+	}
+}
+
+func TestNewRejectsEmptyToken(t *testing.T) {
+	t.Parallel()
+	_, err := New(Config{BaseURL: "https://api.example.com"})
+	if err == nil || !strings.Contains(err.Error(), "token") {
+		t.Fatalf("New with no token: err = %v, want an error about the token", err)
+	}
+}
+
+func TestNewRejectsBadPaths(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		paths Paths
+		want  string
+	}{
+		{Paths{Memberships: "members"}, "memberships endpoint path"},
+		{Paths{Payments: "/payments?page=2"}, "payments endpoint path"},
+		{Paths{Groups: "/groups#x"}, "groups endpoint path"},
+		{Paths{OrgMetrics: "/https://evil.example.com/m"}, "org_metrics endpoint path"},
+	}
+	for _, c := range cases {
+		_, err := New(Config{BaseURL: "https://api.example.com", Token: testToken, Paths: c.paths})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New with paths %+v: err = %v, want it to mention %q", c.paths, err, c.want)
+		}
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := New(Config{BaseURL: "https://api.example.com", Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.cfg.MaxConcurrency != DefaultMaxConcurrency || c.cfg.MaxRetries != DefaultMaxRetries ||
+		c.cfg.Timeout != DefaultTimeout || c.cfg.MaxPages != DefaultMaxPages ||
+		c.cfg.MaxBodyBytes != DefaultMaxBodyBytes || c.cfg.Paths != DefaultPaths() {
+		t.Fatalf("defaults not applied: %+v", c.cfg)
+	}
+	c, err = New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxRetries: NoRetries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.http.RetryMax != 0 {
+		t.Fatalf("NoRetries gave RetryMax %d, want 0", c.http.RetryMax)
+	}
+}
+
+func TestBaseURLWithPathPrefix(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 30, Payments: 7, Groups: 3, OrgMetrics: 4, PathPrefix: "/proxy/joinit"})
+	c := newClient(t, Config{BaseURL: base + "/proxy/joinit/"})
+	ctx := context.Background()
+	ms, err := c.Memberships(ctx, MembershipQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
+	ps, err := c.Payments(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "payments", paymentIDs(ps), rawIDs(t, sb.PaymentsJSON()))
+	gs, err := c.Groups(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
+	om, err := c.OrgMetrics(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(om.Results) != 4 {
+		t.Fatalf("org metrics: %d results, want 4", len(om.Results))
+	}
+
+	// Without the prefix the same server has no such endpoint.
+	c2 := newClient(t, Config{BaseURL: base})
+	_, err = c2.Memberships(ctx, MembershipQuery{})
+	ae := requireAPIError(t, err, http.StatusNotFound)
+	if !strings.Contains(ae.Error(), "no such endpoint") {
+		t.Fatalf("404 message does not point at the paths: %v", ae)
+	}
+}
+
+func TestEndpointPathOverrides(t *testing.T) {
+	t.Parallel()
+	paths := sandbox.Paths{Memberships: "/v9/members", Payments: "/v9/pay", Groups: "/v9/teams", OrgMetrics: "/reports/metrics"}
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 12, Payments: 5, Groups: 2, OrgMetrics: 3, Paths: paths})
+	c := newClient(t, Config{BaseURL: base, Paths: Paths(paths)})
+	ctx := context.Background()
+	ms, err := c.Memberships(ctx, MembershipQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
+	ps, err := c.Payments(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "payments", paymentIDs(ps), rawIDs(t, sb.PaymentsJSON()))
+	gs, err := c.Groups(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
+	om, err := c.OrgMetrics(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(om.Results) != 3 {
+		t.Fatalf("org metrics: %d results, want 3", len(om.Results))
+	}
+	for _, ep := range []string{"memberships", "payments", "groups", "org_metrics"} {
+		if sb.Requests(ep) != 1 {
+			t.Errorf("%s: %d requests, want 1", ep, sb.Requests(ep))
+		}
+	}
+
+	// Only one path overridden: the others keep their defaults, which this
+	// server does not serve.
+	c2 := newClient(t, Config{BaseURL: base, Paths: Paths{Memberships: paths.Memberships}})
+	if _, err := c2.Memberships(ctx, MembershipQuery{}); err != nil {
+		t.Fatalf("memberships at the overridden path: %v", err)
+	}
+	_, err = c2.Payments(ctx, ListOptions{})
+	requireAPIError(t, err, http.StatusNotFound)
+}
+
+// Two endpoints configured with the same path must not share a cache entry
+// of another record type.
+func TestSamePathForTwoEndpoints(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, serveList(syntheticIDs(3)))
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, Paths: Paths{Memberships: "/list", Payments: "/list", Groups: "/list"}})
+	ctx := context.Background()
+	ms, err := c.Memberships(ctx, MembershipQuery{})
+	if err != nil || len(ms) != 3 {
+		t.Fatalf("memberships: %d, %v", len(ms), err)
+	}
+	ps, err := c.Payments(ctx, ListOptions{})
+	if err != nil || len(ps) != 3 {
+		t.Fatalf("payments: %d, %v", len(ps), err)
+	}
+	gs, err := c.Groups(ctx, ListOptions{})
+	if err != nil || len(gs) != 3 {
+		t.Fatalf("groups: %d, %v", len(gs), err)
+	}
+}
+
+func TestPageSizeOutOfRange(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 3})
+	c := newClient(t, Config{BaseURL: base})
+	ctx := context.Background()
+	for _, size := range []int{-1, MaxCount + 1, 5000} {
+		if _, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: size}}); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("memberships page size %d: err = %v", size, err)
+		}
+		if _, err := c.Payments(ctx, ListOptions{PageSize: size}); err == nil || !strings.Contains(err.Error(), "payments") {
+			t.Errorf("payments page size %d: err = %v", size, err)
+		}
+		if _, err := c.Groups(ctx, ListOptions{PageSize: size}); err == nil {
+			t.Errorf("groups page size %d: no error", size)
+		}
+	}
+	for _, size := range []int{-3, MaxLimit + 1} {
+		if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: size}); err == nil || !strings.Contains(err.Error(), "org_metrics") {
+			t.Errorf("org_metrics page size %d: err = %v", size, err)
+		}
+	}
+	if n := sb.Requests(""); n != 0 {
+		t.Fatalf("invalid page sizes sent %d requests", n)
+	}
+	// The bounds themselves are valid.
+	if _, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: MaxLimit}); err != nil {
+		t.Fatal(err)
+	}
+}

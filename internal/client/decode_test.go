@@ -1,0 +1,377 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// checkAgainstRaw compares a decoded struct with the JSON object it came
+// from: a field is nil exactly when the JSON value is null or absent, and
+// otherwise holds the JSON value.
+func checkAgainstRaw(t *testing.T, where string, raw json.RawMessage, v reflect.Value) {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	typ := v.Type()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		tag := strings.Split(f.Tag.Get("json"), ",")[0]
+		if tag == "" || tag == "-" {
+			continue
+		}
+		jv, present := obj[tag]
+		isNull := !present || string(jv) == "null"
+		fv := v.Field(i)
+		if fv.Kind() != reflect.Pointer {
+			t.Fatalf("%s.%s is not a pointer", where, f.Name)
+		}
+		if fv.IsNil() != isNull {
+			t.Fatalf("%s.%s: nil=%v, JSON %s", where, tag, fv.IsNil(), jv)
+		}
+		if isNull {
+			continue
+		}
+		elem := fv.Elem()
+		switch {
+		case elem.Type() == reflect.TypeFor[JSONText]():
+			want := jsonTextOf(t, jv)
+			if string(elem.Interface().(JSONText)) != want {
+				t.Fatalf("%s.%s = %q, want %q", where, tag, elem.Interface(), want)
+			}
+		case elem.Kind() == reflect.Struct:
+			checkAgainstRaw(t, where+"."+tag, jv, elem)
+		case elem.Kind() == reflect.Slice && elem.Type().Elem().Kind() == reflect.Struct:
+			var items []json.RawMessage
+			if err := json.Unmarshal(jv, &items); err != nil {
+				t.Fatal(err)
+			}
+			if elem.Len() != len(items) {
+				t.Fatalf("%s.%s: %d items, JSON has %d", where, tag, elem.Len(), len(items))
+			}
+			for j := range items {
+				checkAgainstRaw(t, where+"."+tag, items[j], elem.Index(j))
+			}
+		default:
+			want := reflect.New(elem.Type())
+			if err := json.Unmarshal(jv, want.Interface()); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(elem.Interface(), want.Elem().Interface()) {
+				t.Fatalf("%s.%s = %v, want %v", where, tag, elem.Interface(), want.Elem().Interface())
+			}
+		}
+	}
+}
+
+// jsonTextOf is what a JSONText must hold for a JSON value: a string's
+// value, or compact JSON for anything else.
+func jsonTextOf(t *testing.T, jv json.RawMessage) string {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal(jv, &s); err == nil {
+		return s
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, jv); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestSandboxRecordsDecodeFaithfully(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Seed: 7, Memberships: 300, Payments: 120, Groups: 40, OrgMetrics: 30})
+	c := newClient(t, Config{BaseURL: base})
+	ctx := context.Background()
+	ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{KeepRaw: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raws := sb.MembershipsJSON(nil)
+	if len(ms) != len(raws) {
+		t.Fatalf("%d memberships", len(ms))
+	}
+	var nullEmail, nullExternal, nullAddress, addressObject, answers, unknownStatus int
+	for i := range ms {
+		checkAgainstRaw(t, "membership", raws[i], reflect.ValueOf(ms[i]))
+		m := ms[i]
+		if m.Email == nil {
+			nullEmail++
+		}
+		if m.ExternalID == nil {
+			nullExternal++
+		}
+		if m.Profile != nil && m.Profile.Address == nil {
+			nullAddress++
+		}
+		if m.Profile != nil && m.Profile.Address != nil {
+			addressObject++
+			if !json.Valid([]byte(*m.Profile.Address)) || !strings.HasPrefix(string(*m.Profile.Address), "{") {
+				t.Fatalf("address %q is not compact JSON object text", *m.Profile.Address)
+			}
+		}
+		if m.CustomAnswers != nil && len(*m.CustomAnswers) > 0 {
+			answers++
+		}
+		if m.Status != nil && *m.Status == 999 {
+			unknownStatus++
+		}
+	}
+	// The data set has every awkward case; make sure the check saw them.
+	if nullEmail == 0 || nullExternal == 0 || nullAddress == 0 || addressObject == 0 || answers == 0 || unknownStatus == 0 {
+		t.Fatalf("data set lacks cases: null email %d, null external_id %d, null address %d, address %d, answers %d, status 999 %d",
+			nullEmail, nullExternal, nullAddress, addressObject, answers, unknownStatus)
+	}
+	// Unicode survives.
+	found := false
+	for _, m := range ms[:12] {
+		if m.CustomAnswers == nil {
+			continue
+		}
+		for _, a := range *m.CustomAnswers {
+			if a.Answer != nil && string(*a.Answer) == "東京 — Zoë 🎉" {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the unicode custom answer of record 4 was not decoded as sent")
+	}
+
+	ps, err := c.Payments(ctx, ListOptions{KeepRaw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	praws := sb.PaymentsJSON()
+	for i := range ps {
+		checkAgainstRaw(t, "payment", praws[i], reflect.ValueOf(ps[i]))
+		if ps[i].RawJSON != string(praws[i]) {
+			t.Fatalf("payment %d RawJSON", i)
+		}
+	}
+	gs, err := c.Groups(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graws := sb.GroupsJSON()
+	for i := range gs {
+		checkAgainstRaw(t, "group", graws[i], reflect.ValueOf(gs[i]))
+		if gs[i].RawJSON != string(graws[i]) {
+			t.Fatalf("group %d: RawJSON not kept without KeepRaw", i)
+		}
+	}
+	om, err := c.OrgMetrics(ctx, ListOptions{KeepRaw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mraws := sb.OrgMetricsJSON()
+	for i := range om.Results {
+		checkAgainstRaw(t, "org metric", mraws[i], reflect.ValueOf(om.Results[i]))
+	}
+}
+
+func TestRawJSONOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Memberships: 20, Payments: 20, Groups: 20, OrgMetrics: 20})
+	c := newClient(t, Config{BaseURL: base})
+	ctx := context.Background()
+	ms, err := c.Memberships(ctx, MembershipQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.RawJSON != "" {
+			t.Fatal("membership RawJSON kept without KeepRaw")
+		}
+	}
+	ps, err := c.Payments(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if p.RawJSON != "" {
+			t.Fatal("payment RawJSON kept without KeepRaw")
+		}
+	}
+	om, err := c.OrgMetrics(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range om.Results {
+		if m.RawJSON != "" {
+			t.Fatal("org metric RawJSON kept without KeepRaw")
+		}
+	}
+	gs, err := c.Groups(ctx, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gs {
+		if g.RawJSON == "" || !json.Valid([]byte(g.RawJSON)) {
+			t.Fatal("group RawJSON must always be kept")
+		}
+	}
+	// KeepRaw on: exactly the bytes sent, per record.
+	ms, err = c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{KeepRaw: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if !strings.HasPrefix(m.RawJSON, `{"_id":"`+deref(m.ID)+`"`) {
+			t.Fatalf("RawJSON %q", m.RawJSON[:min(len(m.RawJSON), 60)])
+		}
+	}
+}
+
+func TestHandWrittenRecords(t *testing.T) {
+	t.Parallel()
+	page := `[
+	  {"_id":"a","email":null,"status":75,"external_id":null,"rebilling_date":null,
+	   "profile":{"first_name":"Ann","last_name":null,"address":{ "line1" : "1 Main St",  "city":"Åre", "geo":[1.5, 2] },
+	              "unknown_nested":{"x":1}},
+	   "custom_answers":[
+	     {"question_id":"q1","question":"Size?","answer":"M"},
+	     {"question_id":"q2","question":"Count?","answer":12.50},
+	     {"question_id":"q3","question":"Agree?","answer":true},
+	     {"question_id":"q4","question":"Pick","answer":[ "a", {"b" : null} ]},
+	     {"question_id":"q5","question":"Obj","answer":{ "k" : "v" }},
+	     {"question_id":"q6","question":"None","answer":null},
+	     {"question_id":"q7","question":"Quote","answer":"say \"hi\"\n<b>&amp;</b>"},
+	     {"question_id":"q8"}
+	   ],
+	   "brand_new_field":{"deep":[1,2,3]}, "another": 5},
+	  {"_id":"b","profile":{"address":"12 High Street, Leeds"},"custom_answers":[]},
+	  {"_id":"c","profile":null,"custom_answers":null,"status":null},
+	  {"_id":"d"},
+	  {"_id":"a","email":"dup-on-same-page@example.com"}
+	]`
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, []byte(page)) })
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{KeepRaw: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "records", membershipIDs(ms), []string{"a", "b", "c", "d"})
+	a, b, cc, d := ms[0], ms[1], ms[2], ms[3]
+	if a.Email != nil || a.ExternalID != nil || a.RebillingDate != nil || a.Status == nil || *a.Status != 75 {
+		t.Fatalf("record a: %+v", a)
+	}
+	if a.Profile == nil || deref(a.Profile.FirstName) != "Ann" || a.Profile.LastName != nil || a.Profile.Company != nil {
+		t.Fatalf("profile a: %+v", a.Profile)
+	}
+	if got := string(*a.Profile.Address); got != `{"line1":"1 Main St","city":"Åre","geo":[1.5,2]}` {
+		t.Fatalf("address object text %q", got)
+	}
+	wantAnswers := []*string{strp("M"), strp("12.50"), strp("true"), strp(`["a",{"b":null}]`), strp(`{"k":"v"}`), nil, strp("say \"hi\"\n<b>&amp;</b>"), nil}
+	got := *a.CustomAnswers
+	if len(got) != len(wantAnswers) {
+		t.Fatalf("%d answers", len(got))
+	}
+	for i, w := range wantAnswers {
+		switch {
+		case w == nil && got[i].Answer != nil:
+			t.Errorf("answer %d = %q, want nil", i, *got[i].Answer)
+		case w != nil && (got[i].Answer == nil || string(*got[i].Answer) != *w):
+			t.Errorf("answer %d = %v, want %q", i, got[i].Answer, *w)
+		}
+	}
+	if deref(got[7].QuestionID) != "q8" || got[7].Question != nil {
+		t.Errorf("answer 8: %+v", got[7])
+	}
+	if b.Profile == nil || b.Profile.Address == nil || string(*b.Profile.Address) != "12 High Street, Leeds" {
+		t.Fatalf("string address: %+v", b.Profile)
+	}
+	if b.CustomAnswers == nil || len(*b.CustomAnswers) != 0 {
+		t.Fatalf("empty custom answers must be an empty list, not nil")
+	}
+	if cc.Profile != nil || cc.CustomAnswers != nil || cc.Status != nil {
+		t.Fatalf("record c nulls: %+v", cc)
+	}
+	if d.Profile != nil || d.CustomAnswers != nil || d.Email != nil || d.Joined != nil {
+		t.Fatalf("record d absent fields: %+v", d)
+	}
+	// The first occurrence of a is the one kept.
+	if a.Email != nil || !strings.Contains(a.RawJSON, "brand_new_field") {
+		t.Fatalf("the duplicate replaced the first record")
+	}
+}
+
+func strp(s string) *string { return &s }
+
+func TestPaymentsAndGroupsDecoding(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		switch {
+		case strings.HasSuffix(a.path, "/payments"):
+			writeJSON(w, []byte(`[{"_id":"p1","membership_ids":["m1",null],"subtotal":10000,"total":12000,"status":100,"currency":"usd","new":1},
+				{"_id":"p2","membership_ids":null,"subtotal":null}]`))
+		default:
+			writeJSON(w, []byte(`[{"_id":"g1","name":"Board"},{"id":"g2","name":"Volunteers","organization_id":"o"},{"name":"no id"},{"name":"no id"},{"id":"g2","name":"dup"}]`))
+		}
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	ps, err := c.Payments(context.Background(), ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || *ps[0].Subtotal != 10000 || *ps[0].Total != 12000 || deref(ps[0].Currency) != "usd" {
+		t.Fatalf("payments %+v", ps)
+	}
+	ids := *ps[0].MembershipIDs
+	if len(ids) != 2 || deref(ids[0]) != "m1" || ids[1] != nil {
+		t.Fatalf("membership_ids %v", ids)
+	}
+	if ps[1].MembershipIDs != nil || ps[1].Subtotal != nil || ps[1].Total != nil {
+		t.Fatalf("payment nulls %+v", ps[1])
+	}
+	gs, err := c.Groups(context.Background(), ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// g2 by its "id", the two identical id-less records collapse into one.
+	if len(gs) != 3 {
+		t.Fatalf("%d groups: %v", len(gs), groupIDs(gs))
+	}
+	if deref(gs[0].GroupID()) != "g1" || deref(gs[1].GroupID()) != "g2" || gs[2].GroupID() != nil || deref(gs[1].Name) != "Volunteers" {
+		t.Fatalf("groups %v", groupIDs(gs))
+	}
+}
+
+func TestJSONTextUnmarshal(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		`"plain"`:              "plain",
+		`"esc\u00e9\"\\"`:      `escé"\`,
+		`""`:                   "",
+		`0`:                    "0",
+		`-1.25e3`:              "-1.25e3",
+		`false`:                "false",
+		`[ 1 , 2 ]`:            "[1,2]",
+		"{\n \"a\" : [ ] \n}":  `{"a":[]}`,
+		`{"x":"<&>"}`:          `{"x":"<&>"}`,
+		`{"n":null , "m":{} }`: `{"n":null,"m":{}}`,
+	}
+	for in, want := range cases {
+		var jt JSONText
+		if err := json.Unmarshal([]byte(in), &jt); err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if string(jt) != want {
+			t.Errorf("%s → %q, want %q", in, jt, want)
+		}
+	}
+	var p *JSONText
+	if err := json.Unmarshal([]byte(`null`), &p); err != nil || p != nil {
+		t.Errorf("null → %v, %v", p, err)
+	}
+}

@@ -1,0 +1,310 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fuzzPageSize is the page size both fuzzers read with.
+const fuzzPageSize = 3
+
+// decodeFuzzPage is the page decoder under test, with raw JSON kept.
+func decodeFuzzPage(body []byte) ([]decodedRecord[Membership], error) {
+	return decodeArray[Membership](body, true)
+}
+
+// FuzzDecodeCountPage feeds arbitrary bytes to the count-style page decoder
+// and the accumulator. It must never panic, and what it accepts must be a
+// JSON array of objects whose records come out each once, in order.
+func FuzzDecodeCountPage(f *testing.F) {
+	for _, tc := range hostileCountBodies {
+		f.Add([]byte(tc.body))
+	}
+	f.Add([]byte(`[]`))
+	f.Add(arrayOf([]string{"a", "b", "a", "c"}))
+	f.Add([]byte(`[{},{},{"_id":""},{"_id":null}]`))
+	f.Add([]byte(`[{"_id":"a","custom_answers":[{"answer":[1,{"x":null}]}],"profile":{"address":{"a":"b"}}}]`))
+
+	f.Fuzz(func(t *testing.T, body []byte) {
+		recs, err := decodeFuzzPage(body)
+		if err != nil {
+			if recs != nil {
+				t.Fatalf("records returned with error %v", err)
+			}
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		// Accepted: it is a JSON array of objects.
+		trimmed := bytes.TrimSpace(body)
+		if len(trimmed) == 0 || trimmed[0] != '[' || !json.Valid(body) {
+			t.Fatalf("accepted a body that is not a JSON array: %q", body)
+		}
+		var elems []json.RawMessage
+		if err := json.Unmarshal(body, &elems); err != nil {
+			t.Fatalf("accepted %q, encoding/json says %v", body, err)
+		}
+		if len(elems) != len(recs) {
+			t.Fatalf("%d records from an array of %d", len(recs), len(elems))
+		}
+		keys := make([]string, len(recs))
+		for i, d := range recs {
+			if !bytes.HasPrefix(bytes.TrimSpace(d.raw), []byte("{")) || !json.Valid(d.raw) {
+				t.Fatalf("record %d raw %q is not a JSON object", i, d.raw)
+			}
+			// Field names match exactly ("_Id" is another field).
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(d.raw, &obj); err != nil {
+				t.Fatalf("record %d: %v", i, err)
+			}
+			var id *string
+			if v, ok := obj["_id"]; ok {
+				if err := json.Unmarshal(v, &id); err != nil {
+					t.Fatalf("record %d: accepted _id %s", i, v)
+				}
+			}
+			if deref(id) != deref(d.rec.ID) || (id == nil) != (d.rec.ID == nil) {
+				t.Fatalf("record %d id %v, raw says %v", i, d.rec.ID, id)
+			}
+			keys[i] = deref(d.rec.ID)
+			if keys[i] == "" {
+				keys[i] = "\x00" + string(d.raw)
+			}
+		}
+
+		acc := newAccumulator[Membership]("memberships", fuzzPageSize, true)
+		page := decodedPage[Membership]{records: recs, digest: digestOf(body)}
+		done, err := acc.add(1, page)
+		if err != nil {
+			t.Fatalf("a first page cannot be non-advancing: %v", err)
+		}
+		if done != (len(recs) < fuzzPageSize) {
+			t.Fatalf("done=%v for %d records at page size %d", done, len(recs), fuzzPageSize)
+		}
+		// The accumulator keeps the first occurrence of each key, in order.
+		var want []string
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				want = append(want, k)
+			}
+		}
+		if len(acc.out) != len(want) || acc.duplicates != len(recs)-len(want) {
+			t.Fatalf("kept %d (dropped %d) of %d, want %d kept", len(acc.out), acc.duplicates, len(recs), len(want))
+		}
+		for i, m := range acc.out {
+			k := deref(m.ID)
+			if k == "" {
+				k = "\x00" + m.RawJSON
+			}
+			if k != want[i] {
+				t.Fatalf("record %d key %q, want %q", i, k, want[i])
+			}
+		}
+		// The same page again is a server that does not advance.
+		if len(recs) > 0 {
+			if _, err := acc.add(2, page); !errors.Is(err, ErrNotAdvancing) {
+				t.Fatalf("an identical second page gave %v", err)
+			}
+		}
+		// The metadata decoder sees the same bytes without panicking.
+		_, _ = decodeMetadataPage(body, 1, true)
+	})
+}
+
+// fuzzMaxPages bounds FuzzPaging's reads.
+const fuzzMaxPages = 6
+
+// pagingScript turns fuzz bytes into a deterministic API: byte 0 picks the
+// client's concurrency, then two bytes per page pick the page's records
+// (0–4 of them, ids from a pool of 8 so they repeat), whether their bytes
+// differ per page, whether the page repeats the previous page's bytes, and
+// whether it fails with HTTP 500. Pages past the script are empty.
+type pagingScript []byte
+
+func (s pagingScript) concurrency() int {
+	if len(s) == 0 {
+		return 1
+	}
+	return 1 + int(s[0])%4
+}
+
+// page returns the status and body the API answers for page p.
+func (s pagingScript) page(p int) (int, []byte) {
+	i := 1 + 2*(p-1)
+	if p < 1 || i+1 >= len(s) {
+		return http.StatusOK, []byte("[]")
+	}
+	b0, b1 := s[i], s[i+1]
+	status := http.StatusOK
+	switch b0 >> 5 {
+	case 7:
+		status = http.StatusInternalServerError
+	case 6:
+		if p > 1 {
+			_, prev := s.page(p - 1)
+			return status, prev
+		}
+	}
+	n := int(b0&7) % 5
+	parts := make([]string, n)
+	for k := range n {
+		id := (int(b1) + k*(1+int(b0>>3&3))) % 8
+		if b0&0x10 != 0 {
+			parts[k] = fmt.Sprintf(`{"_id":"r%d","seen_on":%d}`, id, p)
+		} else {
+			parts[k] = fmt.Sprintf(`{"_id":"r%d"}`, id)
+		}
+	}
+	return status, []byte("[" + strings.Join(parts, ",") + "]")
+}
+
+// expect is what a correct client must make of the script: the ids in
+// order, or an error.
+func (s pagingScript) expect() ([]string, bool) {
+	seen := map[string]bool{}
+	bodies := map[string]bool{}
+	var out []string
+	for p := 1; p <= fuzzMaxPages; p++ {
+		status, body := s.page(p)
+		if status != http.StatusOK {
+			return nil, false
+		}
+		var recs []struct {
+			ID string `json:"_id"`
+		}
+		if err := json.Unmarshal(body, &recs); err != nil {
+			panic(err)
+		}
+		if len(recs) == 0 {
+			return out, true
+		}
+		if bodies[string(body)] {
+			return nil, false
+		}
+		bodies[string(body)] = true
+		fresh := 0
+		for _, r := range recs {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				out = append(out, r.ID)
+				fresh++
+			}
+		}
+		if fresh == 0 && len(recs) >= fuzzPageSize {
+			return nil, false
+		}
+		if len(recs) < fuzzPageSize {
+			return out, true
+		}
+	}
+	return nil, false // the page cap
+}
+
+// FuzzPaging reads from a server whose pages come from the fuzz input. The
+// read always ends; it either fails or returns each record once, in the
+// order first seen, exactly as a model of the paging rules says.
+func FuzzPaging(f *testing.F) {
+	f.Add([]byte{0})
+	f.Add([]byte{3, 3, 0, 3, 3, 1, 0})                         // full, full, short
+	f.Add([]byte{1, 3, 0, 3, 0})                               // the same page twice
+	f.Add([]byte{2, 3, 0, 0xc3, 0})                            // repeat of the previous page's bytes
+	f.Add([]byte{3, 3, 0, 0xe3, 0, 3, 9})                      // HTTP 500 on page 2
+	f.Add([]byte{0, 3, 0, 3, 3, 3, 6, 3, 1, 3, 2, 3, 3, 3, 4}) // runs into the page cap
+	f.Add([]byte{1, 0x13, 0, 0x13, 1, 0x12, 2})                // shifted records, new bytes
+	f.Add([]byte{2, 4, 5, 4, 6, 1, 7})                         // oversized pages
+	f.Add([]byte{3, 0x1b, 0, 0x1b, 0, 0x1b, 0, 0x1b, 0, 1, 0}) // pages of seen records
+
+	// The API runs in memory below the client's token and pause layers:
+	// a fuzzer making thousands of reads a second would otherwise run the
+	// machine out of sockets.
+	var script atomic.Pointer[pagingScript]
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := script.Load()
+		if r.Header.Get("Authorization") != "Bearer "+testToken || s == nil {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		status, body := s.page(p)
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	})
+
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := pagingScript(data)
+		script.Store(&s)
+		c, err := New(Config{BaseURL: "https://api.example.com/prefix", Token: testToken, MaxPages: fuzzMaxPages,
+			MaxRetries: NoRetries, MaxConcurrency: s.concurrency()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		networkOf(c).base = handlerTransport{api}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: fuzzPageSize}})
+		if ctx.Err() != nil {
+			t.Fatalf("the read did not end: %v", err)
+		}
+		want, ok := s.expect()
+		if err != nil {
+			if ms != nil {
+				t.Fatalf("records with error %v", err)
+			}
+			if ok {
+				t.Fatalf("read failed (%v), the model expects %v", err, want)
+			}
+			return
+		}
+		if !ok {
+			t.Fatalf("read returned %v, the model expects an error", membershipIDs(ms))
+		}
+		got := membershipIDs(ms)
+		seen := map[string]bool{}
+		for _, id := range got {
+			if seen[id] {
+				t.Fatalf("record %s returned twice: %v", id, got)
+			}
+			seen[id] = true
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("read returned %v, the model expects %v", got, want)
+		}
+	})
+}
+
+// The FuzzPaging model itself, on scripts whose answer is known.
+func TestPagingScriptModel(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		script []byte
+		want   string
+		ok     bool
+	}{
+		{[]byte{0}, "", true},
+		{[]byte{3, 3, 0, 3, 3, 1, 0}, "r0,r1,r2,r3,r4,r5", true},
+		{[]byte{1, 3, 0, 3, 0}, "", false},                               // identical page
+		{[]byte{3, 3, 0, 0xe3, 0, 3, 9}, "", false},                      // HTTP 500
+		{[]byte{0, 3, 0, 3, 3, 3, 6, 3, 1, 3, 2, 3, 3, 3, 4}, "", false}, // page cap
+		{[]byte{1, 0x13, 0, 0x13, 1, 0x12, 2}, "r0,r3,r6,r1,r4,r7,r2,r5", true},
+		{[]byte{2, 4, 5, 4, 6, 1, 7}, "r5,r6,r7,r0,r1", true},            // shifted, oversized pages
+		{[]byte{3, 0x1b, 0, 0x1b, 0, 0x1b, 0, 0x1b, 0, 1, 0}, "", false}, // full page of seen records
+	}
+	for _, c := range cases {
+		got, ok := pagingScript(c.script).expect()
+		if strings.Join(got, ",") != c.want || ok != c.ok {
+			t.Errorf("script %v: model gives %v, %v; want %q, %v", c.script, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -1,0 +1,329 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// testToken is the token of the hand-written test servers. It is unusual
+// enough that finding it anywhere in an error or a log line is a leak.
+const testToken = "tok-3f9a-SECRET-b71c-e2d0"
+
+// startSandbox starts an API sandbox on loopback and stops it with the test.
+func startSandbox(t testing.TB, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	s := sandbox.New(opts)
+	u := s.Start()
+	t.Cleanup(s.Close)
+	return s, u
+}
+
+// newClient builds a client with fast retries; fields set in cfg win.
+func newClient(t testing.TB, cfg Config) *Client {
+	t.Helper()
+	if cfg.Token == "" {
+		cfg.Token = sandbox.DefaultToken
+	}
+	if cfg.RetryWaitMin == 0 {
+		cfg.RetryWaitMin = time.Millisecond
+	}
+	if cfg.RetryWaitMax == 0 {
+		cfg.RetryWaitMax = 10 * time.Millisecond
+	}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { closeIdle(c) })
+	return c
+}
+
+// networkOf returns the transport under the client's token and pause
+// layers: the one that holds connections.
+func networkOf(c *Client) *pauseTransport {
+	return c.http.HTTPClient.Transport.(*originTransport).without.(*pauseTransport)
+}
+
+// closeIdle closes the client's idle connections. (http.Client's
+// CloseIdleConnections does not reach through the client's own transports.)
+func closeIdle(c *Client) {
+	if t, ok := networkOf(c).base.(*http.Transport); ok {
+		t.CloseIdleConnections()
+	}
+}
+
+// handlerTransport answers requests by calling a handler in memory, below
+// the client's token and pause layers, with no sockets.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, req)
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
+}
+
+// arrival is one request a fake API received.
+type arrival struct {
+	at    time.Time
+	path  string
+	page  int
+	size  int
+	auth  string
+	query url.Values
+}
+
+// fakeAPI is an httptest server driven by a per-request function, which
+// records every request it receives before answering.
+type fakeAPI struct {
+	*httptest.Server
+	mu       sync.Mutex
+	arrivals []arrival
+}
+
+func newFakeAPI(t testing.TB, h func(w http.ResponseWriter, r *http.Request, a arrival)) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		a := arrival{at: time.Now(), path: r.URL.Path, auth: r.Header.Get("Authorization"), query: q}
+		a.page, _ = strconv.Atoi(q.Get("page"))
+		if v := q.Get("count"); v != "" {
+			a.size, _ = strconv.Atoi(v)
+		} else {
+			a.size, _ = strconv.Atoi(q.Get("limit"))
+		}
+		f.mu.Lock()
+		f.arrivals = append(f.arrivals, a)
+		f.mu.Unlock()
+		h(w, r, a)
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeAPI) log() []arrival {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.arrivals)
+}
+
+func (f *fakeAPI) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.arrivals)
+}
+
+// pagesOf counts how many requests asked for each page.
+func (f *fakeAPI) pagesOf() map[int]int {
+	out := map[int]int{}
+	for _, a := range f.log() {
+		out[a.page]++
+	}
+	return out
+}
+
+// memberJSON is a small membership record with the given id.
+func memberJSON(id string) string {
+	return fmt.Sprintf(`{"_id":%q,"email":"%s@example.com","status":100}`, id, id)
+}
+
+// syntheticIDs returns m-0001 … m-n.
+func syntheticIDs(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("m-%04d", i+1)
+	}
+	return out
+}
+
+// arrayOf encodes ids as a JSON array of memberJSON records.
+func arrayOf(ids []string) []byte {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = memberJSON(id)
+	}
+	return []byte("[" + strings.Join(parts, ",") + "]")
+}
+
+// pageOf returns the ids of one page of a list, the way the API slices it.
+func pageOf(ids []string, page, size int) []string {
+	lo := (page - 1) * size
+	if page < 1 || lo >= len(ids) {
+		return nil
+	}
+	return ids[lo:min(lo+size, len(ids))]
+}
+
+// serveList answers count-style pages of ids, checking the token.
+func serveList(ids []string) func(w http.ResponseWriter, r *http.Request, a arrival) {
+	return func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if a.auth != "Bearer "+testToken {
+			http.Error(w, `{"error":"unauthorized"}`, http.StatusUnauthorized)
+			return
+		}
+		writeJSON(w, arrayOf(pageOf(ids, a.page, a.size)))
+	}
+}
+
+func writeJSON(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+// ids helpers
+
+func membershipIDs(ms []Membership) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = deref(m.ID)
+	}
+	return out
+}
+
+func paymentIDs(ps []Payment) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = deref(p.ID)
+	}
+	return out
+}
+
+func groupIDs(gs []Group) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = deref(g.GroupID())
+	}
+	return out
+}
+
+// rawIDs reads the _id of each raw record.
+func rawIDs(t testing.TB, raws []json.RawMessage) []string {
+	t.Helper()
+	out := make([]string, len(raws))
+	for i, r := range raws {
+		var v struct {
+			ID string `json:"_id"`
+		}
+		if err := json.Unmarshal(r, &v); err != nil {
+			t.Fatalf("sandbox record %d: %v", i, err)
+		}
+		out[i] = v.ID
+	}
+	return out
+}
+
+func equalIDs(t testing.TB, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d records, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: record %d is %q, want %q", what, i, got[i], want[i])
+		}
+	}
+}
+
+// requirePageError checks err is a *PageError for endpoint and page.
+func requirePageError(t testing.TB, err error, endpoint string, page int) *PageError {
+	t.Helper()
+	var pe *PageError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v (%T) is not a *PageError", err, err)
+	}
+	if pe.Endpoint != endpoint || pe.Page != page {
+		t.Fatalf("PageError names %s page %d, want %s page %d: %v", pe.Endpoint, pe.Page, endpoint, page, err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, endpoint) || !strings.Contains(msg, "page "+strconv.Itoa(page)) {
+		t.Fatalf("error message %q does not name %s page %d", msg, endpoint, page)
+	}
+	return pe
+}
+
+func requireAPIError(t testing.TB, err error, status int) *APIError {
+	t.Helper()
+	var ae *APIError
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %v (%T) is not an *APIError", err, err)
+	}
+	if ae.Status != status {
+		t.Fatalf("APIError status %d, want %d: %v", ae.Status, status, err)
+	}
+	return ae
+}
+
+// logEntry is one event a recordingLogger saw.
+type logEntry struct {
+	level  string
+	msg    string
+	fields map[string]any
+}
+
+// recordingLogger keeps every event, safe for concurrent use.
+type recordingLogger struct {
+	mu      sync.Mutex
+	entries []logEntry
+}
+
+func (l *recordingLogger) add(level, msg string, fields map[string]any) {
+	cp := make(map[string]any, len(fields))
+	for k, v := range fields {
+		cp[k] = v
+	}
+	l.mu.Lock()
+	l.entries = append(l.entries, logEntry{level, msg, cp})
+	l.mu.Unlock()
+}
+
+func (l *recordingLogger) Debug(_ context.Context, msg string, f map[string]any) {
+	l.add("debug", msg, f)
+}
+func (l *recordingLogger) Trace(_ context.Context, msg string, f map[string]any) {
+	l.add("trace", msg, f)
+}
+func (l *recordingLogger) Warn(_ context.Context, msg string, f map[string]any) {
+	l.add("warn", msg, f)
+}
+
+func (l *recordingLogger) all() []logEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.entries)
+}
+
+// find returns the entries whose message contains substr.
+func (l *recordingLogger) find(substr string) []logEntry {
+	var out []logEntry
+	for _, e := range l.all() {
+		if strings.Contains(e.msg, substr) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func intPtr(v int) *int       { return &v }
+func int64Ptr(v int64) *int64 { return &v }
+
+// expectedRequests is how many pages a count-style read of n records at
+// page size p needs: every full page, plus the short or empty one that ends it.
+func expectedRequests(n, p int) int { return n/p + 1 }

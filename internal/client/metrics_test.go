@@ -1,0 +1,238 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+func metricKeys(ms []OrgMetric) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		if m.MetricPeriodKey != nil {
+			out[i] = strconv.FormatInt(*m.MetricPeriodKey, 10)
+		}
+	}
+	return out
+}
+
+func rawMetricKeys(t *testing.T, raws []json.RawMessage) []string {
+	t.Helper()
+	out := make([]string, len(raws))
+	for i, r := range raws {
+		var v struct {
+			K int64 `json:"metric_period_key"`
+		}
+		if err := json.Unmarshal(r, &v); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = strconv.FormatInt(v.K, 10)
+	}
+	return out
+}
+
+func TestOrgMetricsPaging(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ n, size, pages int }{
+		{0, 0, 0},
+		{1, 0, 1},
+		{100, 0, 1},
+		{101, 0, 2},
+		{250, 0, 3},
+		{300, 0, 3}, // a multiple of the page size needs no extra request
+		{45, 10, 5},
+		{7, 1, 7},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%d/%d", tc.n, tc.size), func(t *testing.T) {
+			t.Parallel()
+			sb, base := startSandbox(t, sandbox.Options{OrgMetrics: tc.n})
+			wantKeys := rawMetricKeys(t, sb.OrgMetricsJSON())
+			wantRequests := max(tc.pages, 1)
+			for _, conc := range []int{1, 4} {
+				sb.ResetCounters()
+				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
+				om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: tc.size, KeepRaw: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalIDs(t, "org metrics", metricKeys(om.Results), wantKeys)
+				if om.TotalPages != tc.pages {
+					t.Fatalf("TotalPages %d, want %d", om.TotalPages, tc.pages)
+				}
+				if n := sb.Requests("org_metrics"); n != wantRequests {
+					t.Fatalf("concurrency %d: %d requests, want exactly %d", conc, n, wantRequests)
+				}
+				wantLimit := strconv.Itoa(tc.size)
+				if tc.size == 0 {
+					wantLimit = "100"
+				}
+				for _, r := range sb.RequestLog() {
+					if r.Query.Get("limit") != wantLimit || r.Query.Has("count") {
+						t.Fatalf("query %v, want limit=%s and no count", r.Query, wantLimit)
+					}
+				}
+				raws := sb.OrgMetricsJSON()
+				for i, m := range om.Results {
+					if m.RawJSON != string(raws[i]) || m.OrganizationID == nil || m.ActiveMemberships == nil {
+						t.Fatalf("record %d: %+v", i, m)
+					}
+				}
+			}
+		})
+	}
+}
+
+// metadataBody builds an org metrics page.
+func metadataBody(page, limit, totalPages int, keys ...int) []byte {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf(`{"organization_id":"o1","metric_period_key":%d,"active_memberships":%d}`, k, k%97)
+	}
+	return fmt.Appendf(nil, `{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, strings.Join(parts, ","), page, limit, totalPages)
+}
+
+func TestOrgMetricsEmptyIsOneRequest(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		writeJSON(w, []byte(`{"results":[],"page":1,"limit":100,"totalPages":0}`))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	om, err := c.OrgMetrics(context.Background(), ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(om.Results) != 0 || om.TotalPages != 0 || api.count() != 1 {
+		t.Fatalf("%d results, totalPages %d, %d requests", len(om.Results), om.TotalPages, api.count())
+	}
+}
+
+// totalPages decides how many pages are read, even when the pages are full
+// and a count-style reader would have gone on.
+func TestOrgMetricsStopsAtTotalPages(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		writeJSON(w, metadataBody(a.page, 2, 3, a.page*10+1, a.page*10+2))
+	})
+	for _, conc := range []int{1, 2, 8} {
+		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: conc})
+		before := api.count()
+		om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalIDs(t, "keys", metricKeys(om.Results), []string{"11", "12", "21", "22", "31", "32"})
+		if n := api.count() - before; n != 3 {
+			t.Fatalf("concurrency %d: %d requests, want 3", conc, n)
+		}
+	}
+}
+
+// Records added during the read raise totalPages: the read follows.
+func TestOrgMetricsFollowsGrowingTotalPages(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		total := 2
+		if a.page >= 2 {
+			total = 4
+		}
+		writeJSON(w, metadataBody(a.page, 1, total, a.page))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "keys", metricKeys(om.Results), []string{"1", "2", "3", "4"})
+	if om.TotalPages != 4 {
+		t.Fatalf("TotalPages %d", om.TotalPages)
+	}
+}
+
+// An empty results page ends the read before totalPages.
+func TestOrgMetricsEmptyPageEndsRead(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if a.page >= 3 {
+			writeJSON(w, metadataBody(a.page, 1, 5))
+			return
+		}
+		writeJSON(w, metadataBody(a.page, 1, 5, a.page))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "keys", metricKeys(om.Results), []string{"1", "2"})
+	if api.count() != 3 {
+		t.Fatalf("%d requests", api.count())
+	}
+}
+
+func TestOrgMetricsPageCap(t *testing.T) {
+	t.Parallel()
+	// Page 1 already reports more pages than the cap.
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		writeJSON(w, metadataBody(a.page, 1, 1000, a.page))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxPages: 5})
+	om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
+	if om != nil {
+		t.Fatal("partial result")
+	}
+	requirePageError(t, err, "org_metrics", 1)
+	if !strings.Contains(err.Error(), "cap of 5 pages") || api.count() != 1 {
+		t.Fatalf("%v after %d requests", err, api.count())
+	}
+
+	// totalPages grows past the cap during the read: an error, not a
+	// silently shortened list.
+	api2 := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		total := 3
+		if a.page >= 2 {
+			total = 1000
+		}
+		writeJSON(w, metadataBody(a.page, 1, total, a.page))
+	})
+	c2 := newClient(t, Config{BaseURL: api2.URL, Token: testToken, MaxPages: 5, MaxConcurrency: 1})
+	om, err = c2.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
+	if err == nil {
+		t.Fatalf("read returned %d of 1000 pages' results without an error", len(om.Results))
+	}
+	requirePageError(t, err, "org_metrics", 2)
+	if !strings.Contains(err.Error(), "cap of 5 pages") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestOrgMetricsPageMismatch(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		p := a.page
+		if p == 3 {
+			p = 2
+		}
+		writeJSON(w, metadataBody(p, 1, 4, a.page))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	_, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
+	checkNotAdvancing(t, err, "org_metrics", 3, "answered page 2 when page 3 was asked for")
+}
+
+// Identical results on two pages (with correct page numbers) are caught too.
+func TestOrgMetricsRepeatedResults(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		writeJSON(w, metadataBody(a.page, 2, 4, 7, 8))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	_, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 2})
+	checkNotAdvancing(t, err, "org_metrics", 2, "identical to page 1")
+}

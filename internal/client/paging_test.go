@@ -1,0 +1,488 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// TestCountPagingRequestCounts reads N records at the default page size
+// (1000) from each count-style endpoint, one page at a time and four at a
+// time, and checks the records and the number of requests.
+func TestCountPagingRequestCounts(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 999, 1000, 1001, 2500, 3000} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			t.Parallel()
+			sb, base := startSandbox(t, sandbox.Options{Seed: int64(n), Memberships: n, Payments: n, Groups: n})
+			want := expectedRequests(n, MaxCount)
+			for _, conc := range []int{1, 4} {
+				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
+				ctx := context.Background()
+				sb.ResetCounters()
+
+				ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{KeepRaw: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				raws := sb.MembershipsJSON(nil)
+				equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, raws))
+				for i := range ms {
+					if ms[i].RawJSON != string(raws[i]) {
+						t.Fatalf("membership %d RawJSON differs from the sandbox's bytes", i)
+					}
+				}
+				ps, err := c.Payments(ctx, ListOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalIDs(t, "payments", paymentIDs(ps), rawIDs(t, sb.PaymentsJSON()))
+				gs, err := c.Groups(ctx, ListOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
+
+				for _, ep := range []string{"memberships", "payments", "groups"} {
+					got := sb.Requests(ep)
+					t.Logf("%s N=%d concurrency %d: %d requests (minimum %d)", ep, n, conc, got, want)
+					if conc == 1 && got != want {
+						t.Errorf("%s N=%d concurrency 1: %d requests, want %d", ep, n, got, want)
+					}
+					if conc > 1 && (got < want || got > want+conc-1) {
+						t.Errorf("%s N=%d concurrency %d: %d requests, want %d..%d", ep, n, conc, got, want, want+conc-1)
+					}
+				}
+				// Every page the read needed was asked for with the page size.
+				seen := map[string]map[int]bool{}
+				for _, r := range sb.RequestLog() {
+					if r.Query.Get("count") != "1000" {
+						t.Fatalf("%s page %s sent count=%q", r.Endpoint, r.Query.Get("page"), r.Query.Get("count"))
+					}
+					if r.Query.Has("limit") {
+						t.Fatalf("count endpoint got limit")
+					}
+					p, _ := strconv.Atoi(r.Query.Get("page"))
+					if seen[r.Endpoint] == nil {
+						seen[r.Endpoint] = map[int]bool{}
+					}
+					seen[r.Endpoint][p] = true
+				}
+				for ep, pages := range seen {
+					for p := 1; p <= want; p++ {
+						if !pages[p] {
+							t.Fatalf("%s: page %d never requested", ep, p)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestCountPagingSmallPageSizes(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int{1, 2, 5, 10, 46, 47, 48} {
+		for _, conc := range []int{1, 3} {
+			// A fresh server each time: requests a concurrent read cancelled
+			// can still arrive after it returned.
+			sb, base := startSandbox(t, sandbox.Options{Memberships: 47})
+			c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
+			ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: size}})
+			if err != nil {
+				t.Fatalf("size %d: %v", size, err)
+			}
+			equalIDs(t, fmt.Sprintf("size %d conc %d", size, conc), membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
+			want := expectedRequests(47, size)
+			if got := sb.Requests("memberships"); got < want || got > want+conc-1 || (conc == 1 && got != want) {
+				t.Fatalf("size %d conc %d: %d requests, want %d", size, conc, got, want)
+			}
+		}
+	}
+}
+
+func TestStatusFilterOnEveryPage(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 3000})
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 4})
+	active := 100
+	want := sb.MembershipsJSON(&active)
+	if len(want) < 1100 {
+		t.Fatalf("sandbox has only %d active memberships", len(want))
+	}
+	ms, err := c.Memberships(context.Background(), MembershipQuery{Status: int64Ptr(100), ListOptions: ListOptions{PageSize: 250}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "active memberships", membershipIDs(ms), rawIDs(t, want))
+	for _, m := range ms {
+		if m.Status == nil || *m.Status != 100 {
+			t.Fatalf("membership %s has status %v", deref(m.ID), m.Status)
+		}
+	}
+	log := sb.RequestLog()
+	if len(log) < expectedRequests(len(want), 250) {
+		t.Fatalf("only %d requests", len(log))
+	}
+	for _, r := range log {
+		if r.Query.Get("status") != "100" || r.Query.Get("count") != "250" {
+			t.Fatalf("page %s sent status=%q count=%q", r.Query.Get("page"), r.Query.Get("status"), r.Query.Get("count"))
+		}
+	}
+
+	// Other statuses, including one the documentation does not know.
+	for _, st := range []int{999, 50, 12345} {
+		ms, err := c.Memberships(context.Background(), MembershipQuery{Status: int64Ptr(int64(st))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalIDs(t, fmt.Sprintf("status %d", st), membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(&st)))
+	}
+}
+
+func TestPagesAreNumberedFromOne(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(7)
+	api := newFakeAPI(t, serveList(ids))
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	if _, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	var pages []int
+	for _, a := range api.log() {
+		pages = append(pages, a.page)
+		if a.size != 3 {
+			t.Fatalf("count %d", a.size)
+		}
+	}
+	if !slices.Equal(pages, []int{1, 2, 3}) {
+		t.Fatalf("pages requested %v, want [1 2 3]", pages)
+	}
+}
+
+// A page larger than asked for counts as full: the read goes on.
+func TestOversizedPageCountsAsFull(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(9)
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		switch a.page {
+		case 1:
+			writeJSON(w, arrayOf(ids[:5])) // asked for 3
+		case 2:
+			writeJSON(w, arrayOf(ids[5:8]))
+		case 3:
+			writeJSON(w, arrayOf(ids[8:]))
+		default:
+			writeJSON(w, []byte("[]"))
+		}
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), ids)
+}
+
+func TestConcurrentPagesKeepAPIOrder(t *testing.T) {
+	t.Parallel()
+	sb := sandbox.New(sandbox.Options{Memberships: 520, Faults: sandbox.Faults{Latency: 50 * time.Millisecond}})
+	// Count requests in flight at the server.
+	var inFlight, peak atomic.Int32
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		sb.ServeHTTP(w, r)
+	})
+	c := newClient(t, Config{BaseURL: api.URL, MaxConcurrency: 4})
+	start := time.Now()
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
+	if p := peak.Load(); p > 4 || p < 2 {
+		t.Fatalf("peak %d requests in flight, want 2..4", p)
+	}
+	// 14 pages at 50 ms: one at a time would take 700 ms.
+	if elapsed > 650*time.Millisecond {
+		t.Logf("read took %v; pages may not have been concurrent", elapsed)
+	}
+}
+
+// With a short page 2, pages 3 and later that were already in flight are
+// discarded, whatever they hold, even when they are broken.
+func TestInFlightPagesAfterTheEndAreDiscarded(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(5)
+	var mu sync.Mutex
+	asked := map[int]bool{}
+	release := make(chan struct{})
+	var once sync.Once
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		mu.Lock()
+		asked[a.page] = true
+		mu.Unlock()
+		switch a.page {
+		case 1:
+			writeJSON(w, arrayOf(ids[:3]))
+		case 2:
+			// Answer page 2 only once later pages have been asked for, so
+			// they are certainly in flight.
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+				mu.Lock()
+				n := len(asked)
+				mu.Unlock()
+				if n >= 4 {
+					break
+				}
+			}
+			writeJSON(w, arrayOf(ids[3:]))
+			once.Do(func() { close(release) })
+		case 3:
+			<-release
+			writeJSON(w, arrayOf([]string{"ghost-1", "ghost-2", "ghost-3"}))
+		default:
+			<-release
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = w.Write([]byte("<html>broken</html>"))
+		}
+	})
+	log := &recordingLogger{}
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 4, Logger: log})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), ids)
+	mu.Lock()
+	inFlight, snapshot := asked[3] && asked[4], fmt.Sprint(asked)
+	mu.Unlock()
+	if !inFlight {
+		t.Fatalf("pages 3 and 4 were not requested while page 2 was; asked %v", snapshot)
+	}
+	done := log.find("read complete")
+	if len(done) != 1 {
+		t.Fatalf("%d read complete events", len(done))
+	}
+	if d, _ := done[0].fields["requests_discarded"].(int); d < 1 {
+		t.Fatalf("requests_discarded = %v, want ≥ 1", done[0].fields["requests_discarded"])
+	}
+}
+
+// Records inserted at the front while paging shift the list: records seen
+// on one page show up again on the next. Each is kept once, at its first
+// position, and nothing is lost.
+func TestInsertedRecordsShiftPages(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name             string
+		after, count, nc int
+	}{
+		{"after page 1, concurrent", 1, 7, 4},
+		{"after page 2, sequential", 2, 3, 1},
+		{"after page 3, one record", 3, 1, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sb, base := startSandbox(t, sandbox.Options{Memberships: 95, Payments: 95, Groups: 95,
+				Faults: sandbox.Faults{InsertAfterPage: tc.after, InsertCount: tc.count}})
+			wantM := rawIDs(t, sb.MembershipsJSON(nil))
+			wantP := rawIDs(t, sb.PaymentsJSON())
+			wantG := rawIDs(t, sb.GroupsJSON())
+			log := &recordingLogger{}
+			c := newClient(t, Config{BaseURL: base, MaxConcurrency: tc.nc, Logger: log})
+			ctx := context.Background()
+			opts := ListOptions{PageSize: 10}
+			ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalIDs(t, "memberships", membershipIDs(ms), wantM)
+			ps, err := c.Payments(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalIDs(t, "payments", paymentIDs(ps), wantP)
+			gs, err := c.Groups(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalIDs(t, "groups", groupIDs(gs), wantG)
+			if got := len(sb.MembershipsJSON(nil)); got != 95+tc.count {
+				t.Fatalf("the sandbox did not insert: %d memberships", got)
+			}
+			for _, e := range log.find("read complete") {
+				if e.fields["duplicates_dropped"] != tc.count {
+					t.Fatalf("%s: duplicates_dropped = %v, want %d", e.fields["endpoint"], e.fields["duplicates_dropped"], tc.count)
+				}
+			}
+		})
+	}
+}
+
+func TestIgnoredPageParameterIsNotAdvancing(t *testing.T) {
+	t.Parallel()
+	for _, conc := range []int{1, 4} {
+		sb, base := startSandbox(t, sandbox.Options{Memberships: 30, Payments: 30, Groups: 30, OrgMetrics: 30, Faults: sandbox.Faults{IgnorePage: true}})
+		c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
+		ctx := context.Background()
+		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+		if ms != nil {
+			t.Fatal("partial result")
+		}
+		checkNotAdvancing(t, err, "memberships", 2, "identical to page 1")
+		_, err = c.Payments(ctx, ListOptions{PageSize: 10})
+		checkNotAdvancing(t, err, "payments", 2, "identical to page 1")
+		_, err = c.Groups(ctx, ListOptions{PageSize: 10})
+		checkNotAdvancing(t, err, "groups", 2, "identical to page 1")
+		om, err := c.OrgMetrics(ctx, ListOptions{PageSize: 10})
+		if om != nil {
+			t.Fatal("partial result")
+		}
+		checkNotAdvancing(t, err, "org_metrics", 2, "answered page 1 when page 2 was asked for")
+		if n := sb.Requests("memberships"); n > 1+conc {
+			t.Fatalf("%d requests before giving up", n)
+		}
+	}
+	// A server that ignores the page parameter but holds less than one page
+	// is fine: page 1 is short and ends the read.
+	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{IgnorePage: true}})
+	c := newClient(t, Config{BaseURL: base})
+	if ms, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 5 {
+		t.Fatalf("%d, %v", len(ms), err)
+	}
+}
+
+func checkNotAdvancing(t *testing.T, err error, endpoint string, page int, detail string) {
+	t.Helper()
+	if !errors.Is(err, ErrNotAdvancing) {
+		t.Fatalf("%s: error %v does not wrap ErrNotAdvancing", endpoint, err)
+	}
+	requirePageError(t, err, endpoint, page)
+	if !strings.Contains(err.Error(), detail) {
+		t.Fatalf("%s: error %q does not say %q", endpoint, err, detail)
+	}
+}
+
+// A full page whose records were all read before, in different bytes (so
+// not an identical page), is a server that is not advancing.
+func TestFullPageOfSeenRecordsIsNotAdvancing(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		ids := []string{"a", "b", "c"}
+		if a.page%2 == 0 {
+			ids = []string{"c", "a", "b"}
+		}
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = fmt.Sprintf(`{"_id":%q,"seen_on":%d}`, id, a.page)
+		}
+		writeJSON(w, []byte("["+strings.Join(parts, ",")+"]"))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	_, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}})
+	checkNotAdvancing(t, err, "memberships", 2, "already read")
+	if n := api.count(); n != 2 {
+		t.Fatalf("%d requests, want 2", n)
+	}
+}
+
+// A short page of records read before is the end of a shifted list, not an error.
+func TestShortPageOfSeenRecordsEndsTheRead(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		switch a.page {
+		case 1:
+			writeJSON(w, arrayOf([]string{"a", "b", "c"}))
+		default:
+			writeJSON(w, []byte(`[{"_id":"c","moved":true}]`))
+		}
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), []string{"a", "b", "c"})
+}
+
+func TestMaxPagesCap(t *testing.T) {
+	t.Parallel()
+	for _, conc := range []int{1, 4} {
+		// Every page is full of new records: the read never ends by itself.
+		api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+			writeJSON(w, arrayOf([]string{fmt.Sprintf("p%d-1", a.page), fmt.Sprintf("p%d-2", a.page)}))
+		})
+		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxPages: 5, MaxConcurrency: conc})
+		ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 2}})
+		if ms != nil {
+			t.Fatal("partial result")
+		}
+		if !errors.Is(err, ErrNotAdvancing) || !strings.Contains(err.Error(), "cap of 5 pages") {
+			t.Fatalf("error %v", err)
+		}
+		requirePageError(t, err, "memberships", 5)
+		if n := api.count(); n != 5 {
+			t.Fatalf("concurrency %d: %d requests, want exactly MaxPages (5)", conc, n)
+		}
+		for p, k := range api.pagesOf() {
+			if p < 1 || p > 5 || k != 1 {
+				t.Fatalf("pages requested %v", api.pagesOf())
+			}
+		}
+	}
+	// MaxPages 1 with a full first page.
+	api := newFakeAPI(t, serveList(syntheticIDs(10)))
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxPages: 1})
+	_, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 5}})
+	requirePageError(t, err, "memberships", 1)
+	if api.count() != 1 {
+		t.Fatalf("%d requests", api.count())
+	}
+}
+
+// A read that ends exactly at MaxPages is not an error.
+func TestMaxPagesReachedByAShortPage(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, serveList(syntheticIDs(9)))
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxPages: 3})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), syntheticIDs(9))
+}
+
+func TestPagerErrorOnLaterPageReturnsNothing(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 100, Faults: sandbox.Faults{ServerErrors: 10, ServerErrorStatus: 500, OnlyPages: []int{4}}})
+	c := newClient(t, Config{BaseURL: base, MaxRetries: 1, MaxConcurrency: 4})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+	if ms != nil {
+		t.Fatalf("partial list of %d records", len(ms))
+	}
+	ae := requireAPIError(t, err, 500)
+	if ae.Page != 4 || ae.Attempts != 2 {
+		t.Fatalf("APIError %+v", ae)
+	}
+	_ = sb
+}
