@@ -101,7 +101,7 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 		}
 	}
 	fields["bytes"] = len(body)
-	c.cfg.Logger.Trace(ctx, "fetched page", fields)
+	c.cfg.Logger.Debug(ctx, "fetched page", fields)
 	return body, nil
 }
 
