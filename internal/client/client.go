@@ -3,6 +3,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -115,7 +116,7 @@ func (e *redirectError) Error() string {
 	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set base_url to the final address", e.to)
 }
 
-var errTooManyRedirects = fmt.Errorf("the API redirected more than 10 times")
+var errTooManyRedirects = errors.New("the API redirected more than 10 times")
 
 func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
 	if n, ok := req.Context().Value(attemptsKey{}).(*atomic.Int32); ok {

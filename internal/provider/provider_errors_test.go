@@ -163,3 +163,25 @@ data "joinit_groups" "g" {}
 		}},
 	})
 }
+
+// A token that is unknown at plan time (from a resource not created yet)
+// must not crash the provider: the data source says why it cannot read.
+func TestAccProvider_unknownTokenAtPlan(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 27, Memberships: 2})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "token" {
+  input = "` + sandbox.DefaultToken + `"
+}
+provider "joinit" {
+  base_url     = "` + url + `"
+  access_token = terraform_data.token.output
+}
+data "joinit_memberships" "m" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)not\s+known\s+until\s+apply`),
+		}},
+	})
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -52,13 +53,7 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, err
 	}
 	if d <= 0 {
-		return 0, errNonPositiveDuration
+		return 0, errors.New("the duration must be positive, like 60s")
 	}
 	return d, nil
 }
-
-type constError string
-
-func (e constError) Error() string { return string(e) }
-
-const errNonPositiveDuration = constError("the duration must be positive, like 60s")
