@@ -87,12 +87,12 @@ func childrenNamed(ppid int, prefix string) []int {
 			continue
 		}
 		// stat: pid (comm) state ppid ...; comm may contain spaces.
-		open, close := strings.IndexByte(string(stat), '('), strings.LastIndexByte(string(stat), ')')
-		if open < 0 || close < open {
+		lparen, rparen := strings.IndexByte(string(stat), '('), strings.LastIndexByte(string(stat), ')')
+		if lparen < 0 || rparen < lparen {
 			continue
 		}
-		comm := string(stat[open+1 : close])
-		fields := strings.Fields(string(stat[close+1:]))
+		comm := string(stat[lparen+1 : rparen])
+		fields := strings.Fields(string(stat[rparen+1:]))
 		if len(fields) < 2 {
 			continue
 		}

@@ -148,7 +148,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("-addr %q: %v", addr, err)
+		return fmt.Errorf("-addr %q: %w", addr, err)
 	}
 	if host == "localhost" {
 		return nil
@@ -175,7 +175,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// localhost may resolve to a non-loopback address on odd systems.
-	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() { //nolint:forcetypeassert // a "tcp" listener's Addr is always a *net.TCPAddr
 		ln.Close()
 		return fmt.Errorf("-addr %q resolved to non-loopback %s", c.addr, ip)
 	}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"time"
@@ -51,7 +52,7 @@ func readCountPages[T any, PT interface {
 			1,
 			func() int { return c.cfg.MaxPages },
 			fetch, acc.add)
-		if err == errPageCap {
+		if errors.Is(err, errPageCap) {
 			return nil, &PageError{Endpoint: req.endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without a short page; the server may be ignoring the page parameter", c.cfg.MaxPages), Err: ErrNotAdvancing}
 		}
 		if err != nil {

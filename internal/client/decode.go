@@ -68,7 +68,7 @@ func decodeArray[T any, PT interface {
 	if _, err := dec.ReadToken(); err != nil { // the ']'
 		return nil, describeJSONError(err)
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("unexpected data after the JSON array")
 	}
 	return out, nil
@@ -132,7 +132,7 @@ func describeJSONError(err error) error {
 		}
 		return fmt.Errorf("field %q: got %s, want %s", field, got, want)
 	case errors.As(err, &syntactic):
-		return fmt.Errorf("malformed JSON at byte %d: %v", syntactic.ByteOffset, syntactic.Err)
+		return fmt.Errorf("malformed JSON at byte %d: %w", syntactic.ByteOffset, syntactic.Err)
 	}
 	return err
 }

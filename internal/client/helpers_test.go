@@ -321,7 +321,6 @@ func (l *recordingLogger) find(substr string) []logEntry {
 	return out
 }
 
-func intPtr(v int) *int       { return &v }
 func int64Ptr(v int64) *int64 { return &v }
 
 // expectedRequests is how many pages a count-style read of n records at

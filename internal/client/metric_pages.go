@@ -2,11 +2,11 @@ package client
 
 import (
 	"context"
-
 	"fmt"
+	"time"
+
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"time"
 )
 
 // metadataPage is the object the limit-style endpoints answer (spec rule 5).

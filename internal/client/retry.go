@@ -39,7 +39,7 @@ func retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, err
 // backoff honours Retry-After on 429 and 503 (seconds or an HTTP date), and
 // otherwise waits exponentially longer with jitter, so clients that failed
 // together do not retry together. A Retry-After pauses the whole client.
-func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
 			if wait > c.cfg.MaxRetryAfter {
@@ -52,7 +52,7 @@ func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Respons
 			return wait
 		}
 	}
-	wait := exponentialJitter(min, max, attempt)
+	wait := exponentialJitter(minWait, maxWait, attempt)
 	if resp != nil {
 		c.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", map[string]any{
 			"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
@@ -61,14 +61,15 @@ func (c *Client) backoff(min, max time.Duration, attempt int, resp *http.Respons
 	return wait
 }
 
-// exponentialJitter returns a wait in [d/2, d] where d = min·2^attempt, capped at max.
-func exponentialJitter(min, max time.Duration, attempt int) time.Duration {
-	d := min
-	for i := 0; i < attempt && d < max; i++ {
+// exponentialJitter returns a wait in [d/2, d] where d = minWait·2^attempt,
+// capped at maxWait.
+func exponentialJitter(minWait, maxWait time.Duration, attempt int) time.Duration {
+	d := minWait
+	for i := 0; i < attempt && d < maxWait; i++ {
 		d *= 2
 	}
-	if d > max {
-		d = max
+	if d > maxWait {
+		d = maxWait
 	}
 	half := d / 2
 	return half + rand.N(half+1)

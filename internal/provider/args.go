@@ -62,14 +62,14 @@ func (c config) bool(name string, def bool) (*bool, error) {
 	return &b, nil
 }
 
-// pageSize reads page_size, defaulting to and bounded by max.
-func (c config) pageSize(max int64) (*int64, error) {
-	size, err := c.int64("page_size", &max)
+// pageSize reads page_size, defaulting to and bounded by maxSize.
+func (c config) pageSize(maxSize int64) (*int64, error) {
+	size, err := c.int64("page_size", &maxSize)
 	if err != nil {
 		return nil, err
 	}
-	if *size < 1 || *size > max {
-		return nil, &argError{"page_size", fmt.Sprintf("must be between 1 and %d, got %d", max, *size)}
+	if *size < 1 || *size > maxSize {
+		return nil, &argError{"page_size", fmt.Sprintf("must be between 1 and %d, got %d", maxSize, *size)}
 	}
 	return size, nil
 }

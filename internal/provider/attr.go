@@ -29,6 +29,11 @@ type listView struct {
 	at   func(i int) any
 }
 
+// stringAt is element i of a kindStringList view.
+func (l listView) stringAt(i int) *string {
+	return l.at(i).(*string) //nolint:forcetypeassert // only strList makes kindStringList views, and its at returns a *string
+}
+
 // attr is one attribute: its name, type, description, and how to read its
 // value from the Go value that stands for its parent object.
 type attr struct {
@@ -49,22 +54,30 @@ type attr struct {
 	arg schema.Attribute
 }
 
+// parentAs recovers the Go value a getter declared for *R reads from. The
+// tree is only walked with the values it was declared for: the root is the
+// state a data source's read returns for its own attrs, and object and
+// objectList hand their children the *C their own getters return.
+func parentAs[R any](p any) *R {
+	return p.(*R) //nolint:forcetypeassert // a mismatch is a declaration bug, which TestEncodeStateMatchesFrameworkEncoding hits for every data source
+}
+
 func str[R any](name, desc string, get func(*R) *string) attr {
-	return attr{name: name, desc: desc, kind: kindString, str: func(p any) *string { return get(p.(*R)) }}
+	return attr{name: name, desc: desc, kind: kindString, str: func(p any) *string { return get(parentAs[R](p)) }}
 }
 
 func num[R any](name, desc string, get func(*R) *int64) attr {
-	return attr{name: name, desc: desc, kind: kindInt, num: func(p any) *int64 { return get(p.(*R)) }}
+	return attr{name: name, desc: desc, kind: kindInt, num: func(p any) *int64 { return get(parentAs[R](p)) }}
 }
 
 func boolean[R any](name, desc string, get func(*R) *bool) attr {
-	return attr{name: name, desc: desc, kind: kindBool, boolean: func(p any) *bool { return get(p.(*R)) }}
+	return attr{name: name, desc: desc, kind: kindBool, boolean: func(p any) *bool { return get(parentAs[R](p)) }}
 }
 
 // strList is a list of strings; get returns false for a null list.
 func strList[R any](name, desc string, get func(*R) ([]*string, bool)) attr {
 	return attr{name: name, desc: desc, kind: kindStringList, list: func(p any) listView {
-		items, ok := get(p.(*R))
+		items, ok := get(parentAs[R](p))
 		if !ok {
 			return listView{null: true}
 		}
@@ -75,7 +88,7 @@ func strList[R any](name, desc string, get func(*R) ([]*string, bool)) attr {
 // object is a nested object; get returns nil for null.
 func object[R, C any](name, desc string, get func(*R) *C, children ...attr) attr {
 	return attr{name: name, desc: desc, kind: kindObject, children: sorted(children), obj: func(p any) (any, bool) {
-		c := get(p.(*R))
+		c := get(parentAs[R](p))
 		return c, c != nil
 	}}
 }
@@ -83,7 +96,7 @@ func object[R, C any](name, desc string, get func(*R) *C, children ...attr) attr
 // objectList is a list of objects; get returns false for a null list.
 func objectList[R, C any](name, desc string, get func(*R) ([]C, bool), children ...attr) attr {
 	return attr{name: name, desc: desc, kind: kindObjectList, children: sorted(children), list: func(p any) listView {
-		items, ok := get(p.(*R))
+		items, ok := get(parentAs[R](p))
 		if !ok {
 			return listView{null: true}
 		}

@@ -46,11 +46,11 @@ func readGroups(ctx context.Context, c *client.Client, cfg config) (any, error) 
 
 // pageSizeArg declares page_size for an endpoint whose page size parameter
 // is param (count or limit) with the given maximum.
-func pageSizeArg[S any](max int, param string, get func(*S) *int64) attr {
+func pageSizeArg[S any](maxSize int, param string, get func(*S) *int64) attr {
 	return asArg(num("page_size", "", get), schema.Int64Attribute{
 		Optional: true, Computed: true,
-		Description: fmt.Sprintf("Records per request (the API's `%s`), 1 to %d. Default %d, the fewest requests.", param, max, max),
-		Validators:  []validator.Int64{int64validator.Between(1, int64(max))},
+		Description: fmt.Sprintf("Records per request (the API's `%s`), 1 to %d. Default %d, the fewest requests.", param, maxSize, maxSize),
+		Validators:  []validator.Int64{int64validator.Between(1, int64(maxSize))},
 	})
 }
 

@@ -87,7 +87,7 @@ func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
 			return err
 		}
 		for i := 0; i < l.n; i++ {
-			if err := writeString(enc, l.at(i).(*string)); err != nil {
+			if err := writeString(enc, l.stringAt(i)); err != nil {
 				return err
 			}
 		}

@@ -35,7 +35,7 @@ func referenceAttr(a *attr, parent any) tftypes.Value {
 		if l := a.list(parent); !l.null {
 			elems := make([]tftypes.Value, l.n)
 			for i := range elems {
-				elems[i] = referenceString(l.at(i).(*string))
+				elems[i] = referenceString(l.stringAt(i))
 			}
 			return tftypes.NewValue(typ, elems)
 		}
