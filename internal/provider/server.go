@@ -24,6 +24,10 @@ func NewServer(version string) func() tfprotov6.ProviderServer {
 	}
 }
 
+// server embeds the framework's server as the plain ProviderServer
+// interface, which hides the optional list-resource, action and state-store
+// interfaces: this provider has none of those, so Terraform is told they are
+// unimplemented, which is true.
 type server struct {
 	tfprotov6.ProviderServer
 	provider *joinitProvider
