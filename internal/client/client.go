@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
@@ -33,7 +35,12 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	if cfg.Token == "" {
-		return nil, fmt.Errorf("the access token is empty")
+		return nil, errors.New("the access token is empty")
+	}
+	// A token read from a file often ends in a newline; net/http would
+	// refuse the header on every attempt, and each refusal would be retried.
+	if strings.ContainsFunc(cfg.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return nil, errors.New("the access token contains white space or control characters (a trailing newline?)")
 	}
 	for name, p := range map[string]string{
 		"memberships": cfg.Paths.Memberships, "payments": cfg.Paths.Payments,

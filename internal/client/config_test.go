@@ -286,3 +286,16 @@ func TestPageSizeOutOfRange(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestNewRefusesTokenWithWhiteSpace(t *testing.T) {
+	t.Parallel()
+	for _, tok := range []string{"abc\n", " abc", "a b", "abc\x00"} {
+		_, err := New(Config{BaseURL: "https://api.example.com", Token: tok})
+		if err == nil || !strings.Contains(err.Error(), "white space or control characters") {
+			t.Errorf("token %q: err = %v, want a white space error", tok, err)
+		}
+		if err != nil && strings.Contains(err.Error(), tok) {
+			t.Errorf("the error repeats the token: %v", err)
+		}
+	}
+}
