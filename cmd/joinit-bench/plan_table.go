@@ -113,16 +113,7 @@ func writeAnchor(dir string, sb *sandbox.Server) error {
 	if err := writeConfig(dir, "output \"n\" { value = length(jsondecode(file(\"memberships.json\"))) }\n"); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for i, r := range sb.MembershipsJSON(nil) {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(r)
-	}
-	buf.WriteByte(']')
-	return os.WriteFile(filepath.Join(dir, "memberships.json"), buf.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(dir, "memberships.json"), sb.MembershipsArrayJSON(nil), 0o644)
 }
 
 // plan runs terraform plan in dir and measures it.

@@ -79,19 +79,9 @@ func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
 		}
 		return enc.EncodeNil()
 	case kindStringList:
-		l := a.list(parent)
-		if l.null {
-			return enc.EncodeNil()
-		}
-		if err := enc.EncodeArrayLen(l.n); err != nil {
-			return err
-		}
-		for i := 0; i < l.n; i++ {
-			if err := writeString(enc, l.stringAt(i)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeList(enc, a.list(parent), func(i int, l listView) error {
+			return writeString(enc, l.stringAt(i))
+		})
 	case kindObject:
 		child, ok := a.obj(parent)
 		if !ok {
@@ -99,21 +89,31 @@ func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
 		}
 		return writeObject(enc, a.children, child)
 	case kindObjectList:
-		l := a.list(parent)
-		if l.null {
-			return enc.EncodeNil()
-		}
-		if err := enc.EncodeArrayLen(l.n); err != nil {
-			return err
-		}
-		for i := 0; i < l.n; i++ {
+		return writeList(enc, a.list(parent), func(i int, l listView) error {
 			if err := writeObject(enc, a.children, l.at(i)); err != nil {
 				return fmt.Errorf("[%d].%w", i, err)
 			}
-		}
-		return nil
+			return nil
+		})
 	}
 	return fmt.Errorf("unknown attribute kind %d", a.kind)
+}
+
+// writeList writes a list's length and then each element with elem; a null
+// list is nil.
+func writeList(enc *msgpack.Encoder, l listView, elem func(i int, l listView) error) error {
+	if l.null {
+		return enc.EncodeNil()
+	}
+	if err := enc.EncodeArrayLen(l.n); err != nil {
+		return err
+	}
+	for i := 0; i < l.n; i++ {
+		if err := elem(i, l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeString(enc *msgpack.Encoder, s *string) error {

@@ -226,6 +226,13 @@ func (s *Server) MembershipsJSON(status *int) []json.RawMessage {
 	return raw(s.data.records(epMemberships, status))
 }
 
+// MembershipsArrayJSON is MembershipsJSON as one JSON array, as a client
+// that read every page would hold it (benchmarks decode it whole).
+func (s *Server) MembershipsArrayJSON(status *int) []byte {
+	recs := s.data.records(epMemberships, status)
+	return appendArray(make([]byte, 0, arrayLen(recs)), recs)
+}
+
 // PaymentsJSON returns the payments in server order (after any inserts).
 // The bytes are shared with the server: do not modify them.
 func (s *Server) PaymentsJSON() []json.RawMessage { return raw(s.data.records(epPayments, nil)) }
