@@ -51,8 +51,8 @@ func TestExactAuthorizationHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := api.log()
-	if len(log) != 3 {
-		t.Fatalf("%d requests, want 3", len(log))
+	if len(log) != 4 {
+		t.Fatalf("%d requests, want 4", len(log))
 	}
 	for _, a := range log {
 		if a.auth != "Bearer "+testToken {

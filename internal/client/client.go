@@ -80,7 +80,7 @@ func (c *Client) newRetryingClient() *retryablehttp.Client {
 	rc.RetryMax = c.cfg.MaxRetries
 	rc.RetryWaitMin = c.cfg.RetryWaitMin
 	rc.RetryWaitMax = c.cfg.RetryWaitMax
-	rc.CheckRetry = retryPolicy
+	rc.CheckRetry = c.retryPolicy
 	rc.Backoff = c.backoff
 	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
 	rc.RequestLogHook = c.logAttempt

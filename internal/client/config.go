@@ -17,7 +17,7 @@ const (
 	DefaultMaxConcurrency = 4
 	DefaultMaxPages       = 100_000
 	DefaultMaxBodyBytes   = 64 << 20
-	DefaultMaxRetryWait   = 5 * time.Minute
+	DefaultMaxRetryWait   = 60 * time.Second
 
 	// MaxCount is the largest `count` the count-style endpoints accept.
 	MaxCount = 1000
@@ -91,8 +91,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// RetryWaitMin and RetryWaitMax bound the exponential backoff.
 	RetryWaitMin, RetryWaitMax time.Duration
-	// MaxRetryAfter caps how long a server's Retry-After can make us wait.
-	MaxRetryAfter time.Duration
+	// MaxRetryWait is the longest the client waits before a retry. A server
+	// that asks for a longer wait (Retry-After) fails the read at once with
+	// a *RetryWaitError; backoff waits are capped at it.
+	MaxRetryWait time.Duration
 }
 
 // NoRetries as Config.MaxRetries disables retries.
@@ -120,12 +122,14 @@ func (c Config) withDefaults() Config {
 	if c.RetryWaitMin <= 0 {
 		c.RetryWaitMin = 500 * time.Millisecond
 	}
+	if c.MaxRetryWait <= 0 {
+		c.MaxRetryWait = DefaultMaxRetryWait
+	}
 	if c.RetryWaitMax <= 0 {
 		c.RetryWaitMax = 30 * time.Second
 	}
-	if c.MaxRetryAfter <= 0 {
-		c.MaxRetryAfter = DefaultMaxRetryWait
-	}
+	c.RetryWaitMax = min(c.RetryWaitMax, c.MaxRetryWait)
+	c.RetryWaitMin = min(c.RetryWaitMin, c.RetryWaitMax)
 	if c.Logger == nil {
 		c.Logger = discardLogger{}
 	}

@@ -22,8 +22,7 @@ import (
 // alive only when their JSON was asked for.
 
 // decodedRecord is one record of a page with the bytes it came from. raw is
-// set only where the reader needs it: the record's JSON was asked for, or
-// the record has no id and is compared whole.
+// set only when the record's JSON was asked for.
 type decodedRecord[T any] struct {
 	rec T
 	raw []byte
@@ -60,7 +59,7 @@ func decodeArray[T any, PT interface {
 		if err := jsonv2.UnmarshalDecode(dec, &d.rec); err != nil {
 			return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
 		}
-		if keepRaw || PT(&d.rec).dedupKey() == "" {
+		if keepRaw {
 			d.raw = bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
 		}
 		out = append(out, d)

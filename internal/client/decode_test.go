@@ -337,11 +337,13 @@ func TestPaymentsAndGroupsDecoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// g2 by its "id", the two identical id-less records collapse into one.
-	if len(gs) != 3 {
+	// g2 by its "id"; the two identical id-less records are both kept:
+	// without an id, nothing says they are one record.
+	if len(gs) != 4 {
 		t.Fatalf("%d groups: %v", len(gs), groupIDs(gs))
 	}
-	if deref(gs[0].GroupID()) != "g1" || deref(gs[1].GroupID()) != "g2" || gs[2].GroupID() != nil || deref(gs[1].Name) != "Volunteers" {
+	if deref(gs[0].GroupID()) != "g1" || deref(gs[1].GroupID()) != "g2" || gs[2].GroupID() != nil || gs[3].GroupID() != nil ||
+		deref(gs[1].Name) != "Volunteers" || deref(gs[3].Name) != "no id" {
 		t.Fatalf("groups %v", groupIDs(gs))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -60,6 +61,19 @@ func (e *PageError) Error() string {
 }
 
 func (e *PageError) Unwrap() error { return e.Err }
+
+// RetryWaitError is a server asking, with Retry-After, for a longer wait
+// than the client may make.
+type RetryWaitError struct {
+	Status int           // 429 or 503
+	Wait   time.Duration // what the server asked for
+	Max    time.Duration // Config.MaxRetryWait
+}
+
+func (e *RetryWaitError) Error() string {
+	return fmt.Sprintf("the API answered HTTP %d and asked to wait %s before retrying (Retry-After), longer than max_retry_wait (%s): "+
+		"try again later, or raise max_retry_wait to wait that long", e.Status, e.Wait, e.Max)
+}
 
 // ErrNotAdvancing marks a server that keeps answering with records already
 // read: paging it further would never end.

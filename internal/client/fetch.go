@@ -80,8 +80,19 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
+		}
+		var tooLong *RetryWaitError
+		if errors.As(err, &tooLong) {
+			c.cfg.Logger.Warn(ctx, "the server asked for a longer wait than max_retry_wait; failing the read", map[string]any{
+				"endpoint": r.endpoint, "page": r.page, "status": tooLong.Status,
+				"retry_after": tooLong.Wait.String(), "max_retry_wait": tooLong.Max.String(),
+			})
+			return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "rate limited", Err: err}
 		}
 		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "the request failed", Err: scrubURLError(err)}
 	}

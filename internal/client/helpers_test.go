@@ -323,6 +323,12 @@ func (l *recordingLogger) find(substr string) []logEntry {
 
 func int64Ptr(v int64) *int64 { return &v }
 
-// expectedRequests is how many pages a count-style read of n records at
-// page size p needs: every full page, plus the short or empty one that ends it.
-func expectedRequests(n, p int) int { return n/p + 1 }
+// expectedRequests is how many requests a count-style read of n records at
+// page size p makes one page at a time: every page with records, then the
+// empty page that ends it (for a short last page, its confirmation).
+func expectedRequests(n, p int) int {
+	if n%p == 0 {
+		return n/p + 1
+	}
+	return n/p + 2
+}

@@ -23,8 +23,10 @@ type decodedMetricsPage struct {
 }
 
 // readMetadataPages reads a limit-style endpoint: page 1 reports totalPages,
-// then the rest are fetched concurrently. totalPages 0 with no results is
-// an empty answer; an empty results page also ends the read.
+// then the rest are fetched concurrently, since the end is known. An empty
+// results page also ends the read. Metric records have no id, so they are
+// never deduplicated (two equal records are two records); a server that
+// repeats pages is caught by the page number it echoes and by totalPages.
 func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw bool) (*OrgMetrics, error) {
 	start := time.Now()
 	fetch := func(ctx context.Context, page int) (decodedMetricsPage, error) {
@@ -34,6 +36,7 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 		if err != nil {
 			return decodedMetricsPage{}, err
 		}
+		body = c.repairText(ctx, body, req.endpoint, page)
 		p, err := decodeMetadataPage(body, page, keepRaw)
 		if err != nil {
 			return decodedMetricsPage{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: "the response could not be used", Err: err}
@@ -41,43 +44,32 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 		return p, nil
 	}
 
-	first, err := fetch(ctx, 1)
-	if err != nil {
-		return nil, err
-	}
-	if first.totalPages > c.cfg.MaxPages {
-		return nil, &PageError{Endpoint: req.endpoint, Page: 1, Reason: fmt.Sprintf("totalPages %d is over the cap of %d pages", first.totalPages, c.cfg.MaxPages)}
-	}
-	acc := newAccumulator[OrgMetric](req.endpoint, req.size, keepRaw)
-	total := first.totalPages
-	step := func(page int, p decodedMetricsPage) (bool, error) {
+	acc := newAccumulator[OrgMetric]()
+	total, firstTotal := 0, 0
+	step := func(page int, p decodedMetricsPage, fetchErr error) (pagePlan, error) {
+		if fetchErr != nil {
+			return pagePlan{}, fetchErr
+		}
 		// Records added during the read can raise totalPages; follow it.
-		if p.totalPages > total {
-			if p.totalPages > c.cfg.MaxPages {
-				return false, &PageError{Endpoint: req.endpoint, Page: page, Reason: fmt.Sprintf("totalPages %d is over the cap of %d pages", p.totalPages, c.cfg.MaxPages)}
-			}
-			total = p.totalPages
+		if p.totalPages > c.cfg.MaxPages {
+			return pagePlan{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: fmt.Sprintf("totalPages %d is over the cap of %d pages", p.totalPages, c.cfg.MaxPages)}
 		}
-		if _, err := acc.add(page, p.decodedPage); err != nil {
-			return false, err
+		if page == 1 {
+			firstTotal = p.totalPages
 		}
-		return len(p.records) == 0 || page >= total, nil
+		total = max(total, p.totalPages)
+		acc.keep(p.records, keepRaw)
+		done := len(p.records) == 0 || page >= total
+		return pagePlan{done: done, window: c.cfg.MaxConcurrency, last: total}, nil
 	}
-	done, err := step(1, first)
+	pages, _, err := readPages(ctx, c.cfg.MaxConcurrency, pagePlan{window: 1, last: 1}, fetch, step)
 	if err != nil {
 		return nil, err
-	}
-	pages := 1
-	if !done {
-		pages, _, err = readPages(ctx, c, 1, func() int { return total }, fetch, step)
-		if err != nil {
-			return nil, err
-		}
 	}
 	c.cfg.Logger.Debug(ctx, "read complete", map[string]any{
 		"endpoint": req.endpoint, "records": len(acc.out), "pages": pages,
-		"total_pages": first.totalPages, "page_size": req.size,
-		"duplicates_dropped": acc.duplicates, "duration": time.Since(start).String(),
+		"total_pages": firstTotal, "page_size": req.size,
+		"duration": time.Since(start).String(),
 	})
 	return &OrgMetrics{Results: acc.out, TotalPages: total}, nil
 }
@@ -110,10 +102,7 @@ func decodeMetadataPage(body []byte, asked int, keepRaw bool) (decodedMetricsPag
 	if *m.TotalPages == 0 && len(recs) > 0 {
 		return decodedMetricsPage{}, fmt.Errorf("totalPages is 0 but the page holds %d results", len(recs))
 	}
-	// Metric records have no id and pages differ in their page field, so
-	// identical pages are told apart by their results alone.
 	p := decodedMetricsPage{totalPages: *m.TotalPages}
 	p.records = recs
-	p.digest = digestOf(*m.Results)
 	return p, nil
 }

@@ -226,13 +226,29 @@ func TestOrgMetricsPageMismatch(t *testing.T) {
 	checkNotAdvancing(t, err, "org_metrics", 3, "answered page 2 when page 3 was asked for")
 }
 
-// Identical results on two pages (with correct page numbers) are caught too.
-func TestOrgMetricsRepeatedResults(t *testing.T) {
+// Metric records have no id: equal records, on one page or on several, are
+// legitimate and all kept. Pages with the right page number and totalPages
+// are trusted even when their results are identical.
+func TestOrgMetricsEqualRecordsAreAllKept(t *testing.T) {
 	t.Parallel()
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		writeJSON(w, metadataBody(a.page, 2, 4, 7, 8))
+		null := `{"organization_id":null,"metric_period_key":null,"active_memberships":null}`
+		writeJSON(w, []byte(fmt.Sprintf(`{"results":[%s,%s,%s],"page":%d,"limit":3,"totalPages":10}`, null, null, null, a.page)))
 	})
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
-	_, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 2})
-	checkNotAdvancing(t, err, "org_metrics", 2, "identical to page 1")
+	om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 3, KeepRaw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(om.Results) != 30 {
+		t.Fatalf("%d results, want 30 equal ones", len(om.Results))
+	}
+	for i, m := range om.Results {
+		if m.OrganizationID != nil || m.MetricPeriodKey != nil || m.ActiveMemberships != nil || !strings.Contains(m.RawJSON, "null") {
+			t.Fatalf("result %d: %+v", i, m)
+		}
+	}
+	if n := api.count(); n != 10 {
+		t.Fatalf("%d requests, want 10", n)
+	}
 }

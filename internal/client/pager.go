@@ -2,67 +2,75 @@ package client
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"golang.org/x/sync/errgroup"
 )
 
-// pageStep is what a reader does with one page, in page order: it reports
-// whether the read is complete, or an error that ends it.
-type pageStep[R any] func(page int, r R) (done bool, err error)
+// pagePlan is what a reader decides after each page: whether the read is
+// over, and which pages may be in flight next.
+type pagePlan struct {
+	done bool
+	// window is how many pages, counted from the next page to hand over,
+	// may be in flight; at least 1. Pages already in flight past it stay
+	// in flight: cancelling them would only waste what they cost already.
+	window int
+	// last is the highest page that may be fetched.
+	last int
+}
 
-// readPages fetches pages first+1, first+2, … with up to MaxConcurrency in
-// flight, and hands them to step strictly in page order. lastPage bounds
-// the pages that may be fetched (it can grow while reading). When step says
-// done, or fails, every later page in flight is cancelled and discarded, so
-// the result never depends on which request finished first.
-func readPages[R any](ctx context.Context, c *Client, first int, lastPage func() int,
+// pageStep is what a reader does with one page, in page order: the page's
+// result or the error fetching it, and the plan from there on.
+type pageStep[R any] func(page int, r R, fetchErr error) (pagePlan, error)
+
+// readPages fetches pages 1, 2, … and hands each to step strictly in page
+// order, whatever order the responses come back in, so the result never
+// depends on which request finished first. It keeps as many pages in flight
+// as the latest plan's window allows (never more than maxInFlight). When
+// step says done, or fails, every later page in flight is cancelled and
+// discarded.
+func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan,
 	fetch func(ctx context.Context, page int) (R, error), step pageStep[R],
 ) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var g errgroup.Group
-	g.SetLimit(c.cfg.MaxConcurrency)
+	g.SetLimit(maxInFlight)
 	type result struct {
 		r   R
 		err error
 	}
 	inFlight := map[int]chan result{}
-	launched := first
+	launched := 0
 	defer func() {
 		cancel()
 		_ = g.Wait() // workers report through their channels, never here
 		discarded = len(inFlight)
 	}()
 
-	launch := func(page int) {
-		ch := make(chan result, 1)
-		inFlight[page] = ch
-		g.Go(func() error {
-			r, err := fetch(ctx, page)
-			ch <- result{r, err}
-			return nil
-		})
-	}
-
-	for next := first + 1; ; next++ {
-		for launched < lastPage() && launched-next+1 < c.cfg.MaxConcurrency {
+	for next := 1; ; next++ {
+		window := min(max(plan.window, 1), maxInFlight)
+		for launched < plan.last && launched < next-1+window {
 			launched++
-			launch(launched)
+			ch := make(chan result, 1)
+			inFlight[launched] = ch
+			page := launched
+			g.Go(func() error {
+				r, err := fetch(ctx, page)
+				ch <- result{r, err}
+				return nil
+			})
 		}
 		if next > launched {
 			return next - 1, 0, errPageCap
 		}
 		res := <-inFlight[next]
 		delete(inFlight, next)
-		if res.err != nil {
-			return next, 0, res.err
-		}
-		done, err := step(next, res.r)
-		if err != nil || done {
+		if plan, err = step(next, res.r, res.err); err != nil || plan.done {
 			return next, 0, err
 		}
 	}
 }
 
-// errPageCap is returned when lastPage was reached without the read ending.
-var errPageCap = fmt.Errorf("page cap reached")
+// errPageCap is returned when the plan's last page was reached without the
+// read ending.
+var errPageCap = errors.New("page cap reached")

@@ -125,7 +125,8 @@ func (t *JSONText) UnmarshalJSON(b []byte) error {
 
 // record is what the pager needs of a record type.
 type record interface {
-	// dedupKey identifies the record across pages; "" means compare whole.
+	// dedupKey identifies the record across pages; "" means it has no
+	// identity, and is never taken for a duplicate.
 	dedupKey() string
 	setRaw([]byte)
 }

@@ -12,8 +12,10 @@ import (
 
 // retryPolicy retries network errors, 429 and 5xx other than 501 (which
 // says the server will never do it). Context cancellation, refused
-// redirects and oversized bodies end the read at once.
-func retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+// redirects and oversized bodies end the read at once, and so does a
+// Retry-After longer than MaxRetryWait: a plan should fail and say why, not
+// sit for an hour.
+func (c *Client) retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
@@ -26,6 +28,9 @@ func retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, err
 			return false, err
 		}
 		return true, nil
+	}
+	if wait, ok := retryAfter(resp); ok && wait > c.cfg.MaxRetryWait {
+		return false, &RetryWaitError{Status: resp.StatusCode, Wait: wait, Max: c.cfg.MaxRetryWait}
 	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
@@ -40,11 +45,9 @@ func retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, err
 // otherwise waits exponentially longer with jitter, so clients that failed
 // together do not retry together. A Retry-After pauses the whole client.
 func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After")); ok {
-			if wait > c.cfg.MaxRetryAfter {
-				wait = c.cfg.MaxRetryAfter
-			}
+	if resp != nil {
+		if wait, ok := retryAfter(resp); ok {
+			wait = min(wait, c.cfg.MaxRetryWait) // retryPolicy refused longer waits
 			c.pause.extend(now().Add(wait))
 			c.cfg.Logger.Debug(resp.Request.Context(), "server asked to wait (Retry-After); pausing all requests", map[string]any{
 				"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
@@ -59,6 +62,14 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 		})
 	}
 	return wait
+}
+
+// retryAfter is the wait a 429 or 503 asks for, if it names one.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	return parseRetryAfter(resp.Header.Get("Retry-After"))
 }
 
 // exponentialJitter returns a wait in [d/2, d] where d = minWait·2^attempt,

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -21,9 +22,10 @@ func TestConnectionResetsAreRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
-	// Three pages, each reset twice before it is served.
-	if n := sb.Requests("memberships"); n != 9 {
-		t.Fatalf("%d requests, want 9", n)
+	// Three pages and the confirmation of the short one, each reset twice
+	// before it is served.
+	if n := sb.Requests("memberships"); n != 12 {
+		t.Fatalf("%d requests, want 12", n)
 	}
 }
 
@@ -144,7 +146,7 @@ func TestNoRetriesMeansOneAttempt(t *testing.T) {
 
 func TestRateLimitRetryAfterSeconds(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1"}})
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
 	c := newClient(t, Config{BaseURL: base})
 	start := time.Now()
 	ms, err := c.Memberships(context.Background(), MembershipQuery{})
@@ -154,7 +156,7 @@ func TestRateLimitRetryAfterSeconds(t *testing.T) {
 	if d := time.Since(start); d < 950*time.Millisecond {
 		t.Fatalf("retried after %v, before the server's Retry-After of 1s", d)
 	}
-	if len(ms) != 5 || sb.Requests("memberships") != 2 {
+	if len(ms) != 5 || sb.Requests("memberships") != 3 { // 429, page 1, empty page 2
 		t.Fatalf("%d records, %d requests", len(ms), sb.Requests("memberships"))
 	}
 }
@@ -200,8 +202,8 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 	}
 	equalIDs(t, "memberships", membershipIDs(ms), ids)
 	log := api.log()
-	if len(log) != 2 {
-		t.Fatalf("%d requests, want 2", len(log))
+	if len(log) != 3 { // 429, page 1, empty page 2
+		t.Fatalf("%d requests, want 3", len(log))
 	}
 	if gap := log[1].at.Sub(log[0].at); gap < 900*time.Millisecond {
 		t.Fatalf("retried %v after the 429, before the Retry-After date", gap)
@@ -244,19 +246,68 @@ func TestRetryAfterOn503AndPastDate(t *testing.T) {
 	}
 }
 
-func TestMaxRetryAfterCapsTheWait(t *testing.T) {
+// A Retry-After longer than MaxRetryWait fails the read at once, naming the
+// status, the wait asked for and the setting; one request is made.
+func TestRetryAfterLongerThanMaxRetryWaitFails(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "3600"}})
-	c := newClient(t, Config{BaseURL: base, MaxRetryAfter: 20 * time.Millisecond})
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(status)
+		})
+		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxRetryWait: 2 * time.Second})
+		start := time.Now()
+		_, err := c.Memberships(context.Background(), MembershipQuery{})
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("HTTP %d: the read took %v before failing", status, d)
+		}
+		var rw *RetryWaitError
+		if !errors.As(err, &rw) || rw.Status != status || rw.Wait != time.Hour || rw.Max != 2*time.Second {
+			t.Fatalf("HTTP %d: got %#v (%v), want a RetryWaitError for 1h over 2s", status, rw, err)
+		}
+		for _, want := range []string{"memberships page 1", fmt.Sprintf("HTTP %d", status), "1h0m0s", "max_retry_wait (2s)"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("HTTP %d: error %q does not say %q", status, err, want)
+			}
+		}
+		if n := api.count(); n != 1 {
+			t.Fatalf("HTTP %d: %d requests, want 1", status, n)
+		}
+	}
+}
+
+// A Retry-After within MaxRetryWait is waited out; the default is 60s.
+func TestRetryAfterWithinMaxRetryWaitIsHonoured(t *testing.T) {
+	t.Parallel()
+	if got := (Config{}).withDefaults().MaxRetryWait; got != time.Minute {
+		t.Fatalf("default MaxRetryWait %v, want 1m", got)
+	}
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
+	c := newClient(t, Config{BaseURL: base, MaxRetryWait: time.Second})
 	start := time.Now()
 	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("waited %v despite MaxRetryAfter 20ms", d)
+	if d := time.Since(start); d < 950*time.Millisecond {
+		t.Fatalf("the 1s Retry-After was waited only %v", d)
 	}
-	if sb.Requests("memberships") != 2 {
-		t.Fatalf("%d requests", sb.Requests("memberships"))
+	if n := sb.Requests("memberships"); n != 3 { // 429, page 1, empty page 2
+		t.Fatalf("%d requests, want 3", n)
+	}
+}
+
+// Backoff waits never exceed MaxRetryWait.
+func TestBackoffIsCappedByMaxRetryWait(t *testing.T) {
+	t.Parallel()
+	cfg := Config{MaxRetryWait: 300 * time.Millisecond, RetryWaitMin: time.Second, RetryWaitMax: time.Minute}.withDefaults()
+	if cfg.RetryWaitMax != 300*time.Millisecond || cfg.RetryWaitMin > cfg.RetryWaitMax {
+		t.Fatalf("backoff bounds %v..%v with MaxRetryWait 300ms", cfg.RetryWaitMin, cfg.RetryWaitMax)
+	}
+	c := &Client{cfg: cfg, pause: &pauseGate{}}
+	for attempt := range 10 {
+		if w := c.backoff(cfg.RetryWaitMin, cfg.RetryWaitMax, attempt, nil); w > cfg.MaxRetryWait {
+			t.Fatalf("attempt %d: backoff %v over MaxRetryWait", attempt, w)
+		}
 	}
 }
 

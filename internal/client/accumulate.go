@@ -1,0 +1,51 @@
+package client
+
+import "hash/maphash"
+
+// accumulator keeps records in API order, each once.
+type accumulator[T any, PT interface {
+	*T
+	record
+}] struct {
+	out        []T
+	seen       map[string]struct{}
+	duplicates int
+}
+
+func newAccumulator[T any, PT interface {
+	*T
+	record
+}]() *accumulator[T, PT] {
+	return &accumulator[T, PT]{seen: map[string]struct{}{}}
+}
+
+// keep appends the records not seen before and returns how many it kept.
+// Records shift when the data changes during a read, so one can show up on
+// two pages; it is kept at its first position. Records without an id (org
+// metrics) are always kept: two equal ones are two legitimate records.
+func (a *accumulator[T, PT]) keep(records []decodedRecord[T], keepRaw bool) int {
+	fresh := 0
+	for i := range records {
+		d := &records[i]
+		if key := PT(&d.rec).dedupKey(); key != "" {
+			if _, dup := a.seen[key]; dup {
+				a.duplicates++
+				continue
+			}
+			a.seen[key] = struct{}{}
+		}
+		if keepRaw {
+			PT(&d.rec).setRaw(d.raw)
+		}
+		a.out = append(a.out, d.rec)
+		fresh++
+	}
+	return fresh
+}
+
+// digestSeed is per process: digests only compare pages of one read.
+var digestSeed = maphash.MakeSeed()
+
+// digestOf fingerprints a page to notice a server serving the same page
+// again. 64 bits make a false match among a read's pages vanishingly rare.
+func digestOf(b []byte) uint64 { return maphash.Bytes(digestSeed, b) }
