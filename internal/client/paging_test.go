@@ -158,7 +158,7 @@ func TestStatusFilterOnEveryPage(t *testing.T) {
 
 func TestPagesAreNumberedFromOne(t *testing.T) {
 	t.Parallel()
-	ids := syntheticIDs(13)
+	ids := syntheticIDs(7)
 	api := newFakeAPI(t, serveList(ids))
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
 	if _, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}}); err != nil {
