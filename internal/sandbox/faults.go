@@ -45,6 +45,15 @@ type Faults struct {
 	InsertAfterPage   int           // after this page is first served, InsertCount records are inserted at the FRONT of that endpoint's list
 	InsertCount       int
 	OnlyPages         []int
+
+	// Deviations from the specification (see deviations.go).
+	PageSizeCap          int
+	IgnoreCount          []string
+	PastEndStatus        int
+	OutOfOrderInsertPage int
+	OutOfOrderWait       time.Duration
+	EqualOrgMetrics      bool
+	BrokenTextPages      []int
 }
 
 // action is what the fault layer decided for one attempt.
@@ -64,16 +73,20 @@ type attemptKey struct {
 
 // faultState holds the active faults and the per-page attempt counters.
 type faultState struct {
-	mu       sync.Mutex
-	f        Faults
-	attempts map[attemptKey]int
-	inserted [numEndpoints]bool
+	mu         sync.Mutex
+	f          Faults
+	attempts   map[attemptKey]int
+	inserted   [numEndpoints]bool
+	outOfOrder [numEndpoints]bool      // the out-of-order insert has been claimed
+	served     map[attemptKey]struct{} // pages answered with 200 since SetFaults
 }
 
 // set replaces the faults and forgets attempts and inserts, so a test can
 // switch fault sets between phases of one server.
 func (fs *faultState) set(f Faults) {
 	f.OnlyPages = slices.Clone(f.OnlyPages)
+	f.IgnoreCount = slices.Clone(f.IgnoreCount)
+	f.BrokenTextPages = slices.Clone(f.BrokenTextPages)
 	if f.ServerErrorStatus == 0 {
 		f.ServerErrorStatus = http.StatusServiceUnavailable
 	}
@@ -85,6 +98,33 @@ func (fs *faultState) set(f Faults) {
 	fs.f = f
 	fs.attempts = make(map[attemptKey]int)
 	fs.inserted = [numEndpoints]bool{}
+	fs.outOfOrder = [numEndpoints]bool{}
+	fs.served = make(map[attemptKey]struct{})
+}
+
+// claimOutOfOrder reports true exactly once per endpoint (until the next
+// SetFaults): the request that gets it holds for the out-of-order insert.
+func (fs *faultState) claimOutOfOrder(ep int) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.outOfOrder[ep] {
+		return false
+	}
+	fs.outOfOrder[ep] = true
+	return true
+}
+
+func (fs *faultState) markServed(ep, page int) {
+	fs.mu.Lock()
+	fs.served[attemptKey{ep, page}] = struct{}{}
+	fs.mu.Unlock()
+}
+
+func (fs *faultState) wasServed(ep, page int) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	_, ok := fs.served[attemptKey{ep, page}]
+	return ok
 }
 
 func (fs *faultState) get() Faults {

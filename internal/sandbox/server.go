@@ -79,8 +79,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 		pq.page = 1
 	}
 
+	pq.size = f.servedSize(ep, pq.size)
+	if !s.holdForOutOfOrderInsert(ctx, ep, requested, f) {
+		return statusNoResponse
+	}
 	all := s.data.records(ep, pq.status)
-	body := pageBody(ep, pageSlice(all, pq.page, pq.size), pq, len(all))
+	recs := pageSlice(all, pq.page, pq.size)
+	if len(recs) == 0 && pq.page > 1 && f.PastEndStatus != 0 && ep != epOrgMetrics {
+		return writeError(w, f.PastEndStatus, "out_of_range", "no such page")
+	}
+	body := pageBody(ep, f.deviateRecords(ep, requested, recs), pq, len(all))
 	// Insert before answering, not after: the client may ask for the next
 	// page as soon as it has this one, and must then see the shifted list.
 	if n, ok := s.flt.shouldInsert(ep, pq.page); ok {
@@ -98,6 +106,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	} else {
 		_, _ = w.Write(body)
 	}
+	s.flt.markServed(ep, requested)
 	return http.StatusOK
 }
 

@@ -1,0 +1,111 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"time"
+)
+
+// Deviations are the ways real servers part from the specification that a
+// client must survive: they are faults like the others, set in Faults.
+//
+//	PageSizeCap          serve at most this many records per page, whatever count or limit asks
+//	IgnoreCount          on these endpoints (names), count/limit is ignored: the spec's default is served
+//	PastEndStatus        a count-style page past the last answers this status (e.g. 404) instead of []
+//	OutOfOrderInsertPage the first request for this page waits until the next page has been served
+//	                     (at most OutOfOrderWait, default 2s), then InsertCount records are inserted
+//	                     at the front, then this page is served: pages answered out of order around
+//	                     an insert, as a concurrent read meets them
+//	EqualOrgMetrics      every org-metric record is served as the same all-null record
+//	BrokenTextPages      on these pages of memberships, payments and groups, the first record's text
+//	                     field (display_name, channel, name) starts with an unpaired surrogate escape
+//	                     (\ud83d) and the second record's with an invalid UTF-8 byte (0xff)
+
+// servedSize is the page size the server actually uses for a request.
+func (f *Faults) servedSize(ep, asked int) int {
+	size := asked
+	if slices.Contains(f.IgnoreCount, endpointNames[ep]) {
+		size = DefaultCount
+		if ep == epOrgMetrics {
+			size = DefaultLimit
+		}
+	}
+	if f.PageSizeCap > 0 {
+		size = min(size, f.PageSizeCap)
+	}
+	return size
+}
+
+// holdForOutOfOrderInsert runs before a page is read from the data set. For
+// the first request of OutOfOrderInsertPage on a list endpoint it waits for
+// the next page to be served, then inserts. It reports false when the
+// request was cancelled while waiting.
+func (s *Server) holdForOutOfOrderInsert(ctx context.Context, ep, page int, f Faults) bool {
+	if f.OutOfOrderInsertPage <= 0 || page != f.OutOfOrderInsertPage || f.InsertCount <= 0 || ep == epOrgMetrics {
+		return true
+	}
+	if !s.flt.claimOutOfOrder(ep) {
+		return true
+	}
+	wait := f.OutOfOrderWait
+	if wait <= 0 {
+		wait = 2 * time.Second
+	}
+	deadline := time.Now().Add(wait)
+	for !s.flt.wasServed(ep, page+1) && time.Now().Before(deadline) {
+		if !sleep(ctx, 2*time.Millisecond) {
+			return false
+		}
+	}
+	s.data.insertFront(ep, f.InsertCount)
+	return true
+}
+
+// equalOrgMetric is the record EqualOrgMetrics serves in place of each one.
+var equalOrgMetric = []byte(`{"organization_id":null,"metric_period_key":null,"active_memberships":null}`)
+
+// deviateRecords applies the record-level deviations to one page.
+func (f *Faults) deviateRecords(ep, page int, recs [][]byte) [][]byte {
+	if ep == epOrgMetrics && f.EqualOrgMetrics {
+		out := make([][]byte, len(recs))
+		for i := range out {
+			out[i] = equalOrgMetric
+		}
+		return out
+	}
+	if !slices.Contains(f.BrokenTextPages, page) || ep == epOrgMetrics {
+		return recs
+	}
+	out := slices.Clone(recs)
+	for i, prefix := range [][]byte{[]byte(`\ud83d`), {0xff}} {
+		if i < len(out) {
+			out[i] = prefixTextField(out[i], brokenTextField[ep], prefix)
+		}
+	}
+	return out
+}
+
+// brokenTextField is the string field BrokenTextPages spoils, by endpoint.
+var brokenTextField = [numEndpoints]string{epMemberships: "display_name", epPayments: "channel", epGroups: "name"}
+
+// prefixTextField returns rec with prefix inserted at the start of the
+// string value of the top-level-looking field name; a null or absent
+// field leaves rec as it is. Records are the sandbox's own compact JSON, so
+// the first `"name":"` is the field.
+func prefixTextField(rec []byte, name string, prefix []byte) []byte {
+	key := []byte(`"` + name + `":"`)
+	i := bytes.Index(rec, key)
+	if i < 0 {
+		return rec
+	}
+	at := i + len(key)
+	out := make([]byte, 0, len(rec)+len(prefix))
+	out = append(out, rec[:at]...)
+	out = append(out, prefix...)
+	return append(out, rec[at:]...)
+}
+
+// BrokenTextRepaired is what a client that repairs text the way
+// encoding/json does makes of either BrokenTextPages prefix: U+FFFD.
+const BrokenTextRepaired = "\uFFFD"

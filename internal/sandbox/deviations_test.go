@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestPageSizeCap(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 2, Memberships: 25, OrgMetrics: 25, Faults: Faults{PageSizeCap: 4}})
+	got := decodeArray(t, get(t, base, paths[EndpointMemberships], q("page", "2", "count", "10")))
+	if !equalRecords(got, s.MembershipsJSON(nil)[4:8]) {
+		t.Fatalf("page 2 at count 10 under a cap of 4: %d records, not records 5-8", len(got))
+	}
+	m := decodeMetrics(t, get(t, base, paths[EndpointOrgMetrics], q("page", "1", "limit", "10")))
+	if len(m.Results) != 4 || *m.Limit != 4 || *m.TotalPages != 7 {
+		t.Fatalf("org_metrics under a cap of 4: %d results, limit %d, totalPages %d", len(m.Results), *m.Limit, *m.TotalPages)
+	}
+}
+
+func TestIgnoreCount(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 3, Memberships: 120, Payments: 120, Faults: Faults{IgnoreCount: []string{EndpointPayments}}})
+	if got := decodeArray(t, get(t, base, paths[EndpointPayments], q("page", "2", "count", "1000"))); !equalRecords(got, s.PaymentsJSON()[50:100]) {
+		t.Fatalf("payments ignoring count: page 2 has %d records, want records 51-100", len(got))
+	}
+	if got := decodeArray(t, get(t, base, paths[EndpointMemberships], q("count", "1000"))); len(got) != 120 {
+		t.Fatalf("memberships (count honoured): %d records", len(got))
+	}
+}
+
+func TestPastEndStatus(t *testing.T) {
+	t.Parallel()
+	_, base := start(t, Options{Seed: 4, Memberships: 5, Faults: Faults{PastEndStatus: http.StatusNotFound}})
+	if r := get(t, base, paths[EndpointMemberships], q("page", "2", "count", "5")); r.status != http.StatusNotFound {
+		t.Fatalf("page past the end: status %d", r.status)
+	}
+	if got := decodeArray(t, get(t, base, paths[EndpointMemberships], q("page", "1", "count", "5"))); len(got) != 5 {
+		t.Fatalf("page 1: %d records", len(got))
+	}
+	// An empty list still answers page 1 with [].
+	_, empty := start(t, Options{Faults: Faults{PastEndStatus: http.StatusNotFound}})
+	if got := decodeArray(t, get(t, empty, paths[EndpointMemberships], nil)); len(got) != 0 {
+		t.Fatalf("empty list page 1: %d records", len(got))
+	}
+}
+
+// Page 2 is held until page 3 has been served from the list before the
+// insert; page 2 then comes from the list after it.
+func TestOutOfOrderInsert(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 5, Memberships: 30, Faults: Faults{OutOfOrderInsertPage: 2, InsertCount: 3}})
+	before := s.MembershipsJSON(nil)
+	var wg sync.WaitGroup
+	var page2 response
+	wg.Go(func() { page2 = get(t, base, paths[EndpointMemberships], q("page", "2", "count", "10")) })
+	time.Sleep(50 * time.Millisecond) // page 2 is waiting for page 3
+	page3 := decodeArray(t, get(t, base, paths[EndpointMemberships], q("page", "3", "count", "10")))
+	wg.Wait()
+	after := s.MembershipsJSON(nil)
+	if len(after) != 33 {
+		t.Fatalf("%d memberships after the insert, want 33", len(after))
+	}
+	if !equalRecords(page3, before[20:30]) {
+		t.Fatal("page 3 was not served from the list before the insert")
+	}
+	if !equalRecords(decodeArray(t, page2), after[10:20]) {
+		t.Fatal("page 2 was not served from the list after the insert")
+	}
+	// Only the first request waits: a later page 2 is served at once.
+	start := time.Now()
+	get(t, base, paths[EndpointMemberships], q("page", "2", "count", "10"))
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("a second request for page 2 waited %v", d)
+	}
+}
+
+// Without a request for the next page, the hold ends after OutOfOrderWait.
+func TestOutOfOrderInsertWaitIsBounded(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 5, Memberships: 30, Faults: Faults{OutOfOrderInsertPage: 1, InsertCount: 1, OutOfOrderWait: 100 * time.Millisecond}})
+	begin := time.Now()
+	got := decodeArray(t, get(t, base, paths[EndpointMemberships], q("page", "1", "count", "10")))
+	if d := time.Since(begin); d < 100*time.Millisecond || d > 2*time.Second {
+		t.Fatalf("page 1 held %v, want about 100ms", d)
+	}
+	if !equalRecords(got, s.MembershipsJSON(nil)[:10]) || len(s.MembershipsJSON(nil)) != 31 {
+		t.Fatal("page 1 not served from the list after the insert")
+	}
+}
+
+func TestEqualOrgMetrics(t *testing.T) {
+	t.Parallel()
+	_, base := start(t, Options{Seed: 6, OrgMetrics: 7, Faults: Faults{EqualOrgMetrics: true}})
+	m := decodeMetrics(t, get(t, base, paths[EndpointOrgMetrics], q("limit", "5", "page", "2")))
+	if len(m.Results) != 2 || *m.TotalPages != 2 {
+		t.Fatalf("%d results, totalPages %d", len(m.Results), *m.TotalPages)
+	}
+	for _, r := range m.Results {
+		if !bytes.Equal(r, equalOrgMetric) {
+			t.Fatalf("result %s", r)
+		}
+	}
+}
+
+// The first record of a chosen page gets an unpaired surrogate escape, the
+// second an invalid UTF-8 byte; other pages and records are untouched.
+func TestBrokenTextPages(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 8, Memberships: 10, Payments: 10, Groups: 10, Faults: Faults{BrokenTextPages: []int{2}}})
+	for ep, field := range map[string]string{EndpointMemberships: "display_name", EndpointPayments: "channel", EndpointGroups: "name"} {
+		r := get(t, base, paths[ep], q("page", "2", "count", "4"))
+		if utf8.Valid(r.body) || !bytes.Contains(r.body, []byte(`"`+field+`":"\ud83d`)) {
+			t.Fatalf("%s page 2 has no broken text in %s: %.300s", ep, field, r.body)
+		}
+		// encoding/json repairs both to U+FFFD, as the client must.
+		var got []map[string]any
+		if err := json.Unmarshal(r.body, &got); err != nil {
+			t.Fatal(err)
+		}
+		want := dataOf(s, ep)[4:8]
+		for i := range got {
+			var orig map[string]any
+			if err := json.Unmarshal(want[i], &orig); err != nil {
+				t.Fatal(err)
+			}
+			wantText, _ := orig[field].(string)
+			if i < 2 && orig[field] != nil {
+				wantText = BrokenTextRepaired + wantText
+			}
+			if got[i][field] != nil && got[i][field] != wantText {
+				t.Fatalf("%s record %d %s = %q, want %q", ep, i, field, got[i][field], wantText)
+			}
+		}
+		if other := get(t, base, paths[ep], q("page", "1", "count", "4")); !utf8.Valid(other.body) || bytes.Contains(other.body, []byte(`\ud83d`)) {
+			t.Fatalf("%s page 1 was spoiled too", ep)
+		}
+	}
+}
