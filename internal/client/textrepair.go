@@ -123,7 +123,7 @@ func hasSurrogateEscape(b []byte) bool {
 		if i < 0 || i+3 >= len(b) {
 			return false
 		}
-		if (b[i+2] == 'd' || b[i+2] == 'D') && bytes.IndexByte([]byte("89abAB"), b[i+3]) >= 0 {
+		if (b[i+2] == 'd' || b[i+2] == 'D') && bytes.IndexByte([]byte("89abcdefABCDEF"), b[i+3]) >= 0 {
 			return true
 		}
 		b = b[i+2:]
