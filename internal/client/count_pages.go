@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"time"
 )
 
@@ -17,12 +19,12 @@ type decodedPage[T any] struct {
 // errDataChanged ends a concurrent read that saw a record twice: the data
 // changed during the read, and pages answered out of order around the
 // change may have skipped records. The read starts again one page at a time.
-var errDataChanged = errors.New("the data changed during a concurrent read")
+var errDataChanged = errors.New("the data changed during the read")
 
 // readCountPages reads a count-style endpoint (page, count; JSON array
-// answers) to its confirmed end; see countReader for the rules. A
-// concurrent read that sees the data change is read again from page 1, one
-// page at a time, which loses nothing to insertions.
+// answers) to its confirmed end; see countReader for the rules. A read that
+// sees the data change is read again from page 1, one page at a time, which
+// loses nothing to insertions.
 func readCountPages[T any, PT interface {
 	*T
 	record
@@ -36,6 +38,7 @@ func readCountPages[T any, PT interface {
 			"endpoint": req.endpoint, "page": r.changedAt,
 		})
 		r = newCountReader[T, PT](ctx, c, req, keepRaw, 1)
+		r.rereading = true
 		err = r.read()
 		reread = true
 	}
@@ -63,11 +66,12 @@ func readCountPages[T any, PT interface {
 //   - Slow start: page 1 is fetched alone, then more pages are in flight
 //     as full pages come back (see slowStart); after a short page only its
 //     confirmation page is fetched.
-//   - A concurrent pass that sees a record twice stops with errDataChanged.
+//   - A concurrent pass that sees a record twice, or whose page 1 holds
+//     other records at the end than at the start, fails with errDataChanged.
 //   - Every page is checked for a server that is not advancing: a page
 //     identical to an earlier one, or a full page of records already read.
-//     One exception: a short page repeated as its own confirmation page is
-//     an endpoint that does not paginate, and the short page is the end.
+//     One exception: a short page 1 repeated as page 2 may be an endpoint
+//     that does not paginate (see notPaginatedOrShifted).
 type countReader[T any, PT interface {
 	*T
 	record
@@ -85,6 +89,8 @@ type countReader[T any, PT interface {
 	fullPages  int // full pages so far: the slow start grows with them
 	prevShort  bool
 	concurrent bool // more than one page was allowed in flight
+	rereading  bool // this is the one-page-at-a-time read after a change
+	firstKeys  []string
 	warnedSize bool
 
 	pages, discarded, changedAt int
@@ -109,7 +115,45 @@ func (r *countReader[T, PT]) read() error {
 	if errors.Is(err, errPageCap) {
 		return &PageError{Endpoint: r.req.endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.c.cfg.MaxPages), Err: ErrNotAdvancing}
 	}
-	return err
+	if err != nil || !r.concurrent {
+		return err
+	}
+	return r.checkFrontUnchanged()
+}
+
+// checkFrontUnchanged asks for page 1 again after a concurrent read. Pages
+// answered out of order around records inserted at the front leave a gap:
+// a page served before the insert, the page below it served after. A small
+// insert shows as a record seen twice, but one of two pages or more does
+// not. Page 1 holding other records than it did is the sure sign; then the
+// read starts again, one page at a time. Records inserted further down the
+// list cannot be noticed this way (see the paging docs).
+func (r *countReader[T, PT]) checkFrontUnchanged() error {
+	again, err := r.fetch(r.ctx, 1)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(pageKeys[T, PT](again), r.firstKeys) {
+		r.changedAt = 1
+		return errDataChanged
+	}
+	return nil
+}
+
+// pageKeys identifies a page by its records' ids, so a record whose fields
+// changed does not count as a change of the list; a page with a record
+// without an id is identified by its bytes.
+func pageKeys[T any, PT interface {
+	*T
+	record
+}](p decodedPage[T]) []string {
+	keys := make([]string, len(p.records))
+	for i := range p.records {
+		if keys[i] = PT(&p.records[i].rec).dedupKey(); keys[i] == "" {
+			return []string{strconv.FormatUint(p.digest, 16)}
+		}
+	}
+	return keys
 }
 
 // fetch gets and decodes one page. It runs concurrently with other pages.
@@ -146,17 +190,15 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		return pagePlan{done: true}, nil
 	}
 	if earlier, ok := r.digests[p.digest]; ok {
-		if r.prevShort && earlier == page-1 {
-			// The server ignores the page parameter on this endpoint (it
-			// does not paginate it): the short page was everything.
-			r.c.cfg.Logger.Warn(r.ctx, "the page after a short page repeats it; the server seems to ignore the page parameter here, so the short page is taken as the end", map[string]any{
-				"endpoint": r.req.endpoint, "page": page,
-			})
-			return pagePlan{done: true}, nil
+		if page == 2 && r.prevShort {
+			return r.notPaginatedOrShifted(p)
 		}
 		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: ErrNotAdvancing}
 	}
 	r.digests[p.digest] = page
+	if page == 1 {
+		r.firstKeys = pageKeys[T, PT](p)
+	}
 	r.longest = max(r.longest, n)
 	if r.prevShort {
 		r.learnPageSize(page)
@@ -201,6 +243,30 @@ func slowStart(fullPages, maxInFlight int) int {
 		w = 2 << min(fullPages-3, 20)
 	}
 	return min(w, maxInFlight)
+}
+
+// notPaginatedOrShifted decides what a page 2 identical to a short page 1
+// means. Either the server ignores the page parameter on this endpoint
+// (does not paginate it), and page 1 was everything; or exactly a page of
+// records was inserted at the front between the two requests. Page 1 asked
+// again tells them apart: unchanged, it is the whole list; changed, the
+// data changed and the read starts again.
+func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, error) {
+	again, err := r.fetch(r.ctx, 1)
+	if err != nil {
+		return pagePlan{}, err
+	}
+	if again.digest == p.digest {
+		r.c.cfg.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{
+			"endpoint": r.req.endpoint, "records": len(p.records),
+		})
+		return pagePlan{done: true}, nil
+	}
+	r.changedAt = 1
+	if r.rereading {
+		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: 1, Reason: "the list changed at its front while it was read, and again while it was read again; try again later", Err: errDataChanged}
+	}
+	return pagePlan{}, errDataChanged
 }
 
 // learnPageSize runs when the page after a short page has records: either

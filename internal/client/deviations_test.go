@@ -161,7 +161,7 @@ func TestBrokenTextIsRepaired(t *testing.T) {
 	t.Parallel()
 	sb, base := startSandbox(t, sandbox.Options{Seed: 15, Memberships: 30, Faults: sandbox.Faults{BrokenTextPages: []int{1, 3}}})
 	log := &recordingLogger{}
-	c := newClient(t, Config{BaseURL: base, Logger: log})
+	c := newClient(t, Config{BaseURL: base, Logger: log, MaxConcurrency: 1}) // each page read once
 	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10, KeepRaw: true}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,154 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// changingList is a model API whose list changes between page requests and
+// whose page size may be below what is asked for, driven by fuzz bytes:
+//
+//	byte 0: client concurrency 1–4
+//	byte 1: records at the start, 0–40
+//	byte 2: the server's page size cap, 0 (none) or 1–7; the client asks for 5
+//	then pairs: after request k (first byte), insert 1–3 records (second
+//	byte) at a position (also the second byte)
+//
+// Insertions one page at a time may go anywhere; with pages in flight
+// concurrently they go at the front or the end, the changes a concurrent
+// read is promised to survive (see DESIGN.md and the paging docs).
+type changingList struct {
+	mu       sync.Mutex
+	ids      []string
+	cap      int
+	requests int
+	events   map[int][]insertEvent
+	inserted int
+}
+
+type insertEvent struct {
+	count int
+	at    func(n int) int // position in a list of n records
+}
+
+const changeAskedSize = 5
+
+func newChangingList(data []byte) (*changingList, int) {
+	at := func(i int) byte {
+		if i < len(data) {
+			return data[i]
+		}
+		return 0
+	}
+	conc := 1 + int(at(0))%4
+	l := &changingList{cap: int(at(2)) % 8, events: map[int][]insertEvent{}}
+	for i := range int(at(1)) % 41 {
+		l.ids = append(l.ids, fmt.Sprintf("r%02d", i))
+	}
+	for i := 3; i+1 < len(data) && i < 3+2*6; i += 2 {
+		k, b := 1+int(data[i])%12, int(data[i+1])
+		ev := insertEvent{count: 1 + b%3}
+		switch {
+		case conc == 1:
+			ev.at = func(n int) int { return (b / 3) % (n + 1) }
+		case b&0x80 != 0:
+			ev.at = func(n int) int { return n }
+		default:
+			ev.at = func(int) int { return 0 }
+		}
+		l.events[k] = append(l.events[k], ev)
+	}
+	return l, conc
+}
+
+func (l *changingList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	size, _ := strconv.Atoi(q.Get("count"))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cap > 0 {
+		size = min(size, l.cap)
+	}
+	l.requests++
+	writeJSON(w, arrayOf(pageOf(l.ids, page, size)))
+	// The list changes between this request and the next.
+	for _, ev := range l.events[l.requests] {
+		pos := ev.at(len(l.ids))
+		var fresh []string
+		for range ev.count {
+			l.inserted++
+			fresh = append(fresh, fmt.Sprintf("new%02d", l.inserted))
+		}
+		l.ids = slices.Insert(l.ids, pos, fresh...)
+	}
+}
+
+// FuzzPagingUnderChange: whatever the page size the server really serves
+// and whatever it inserts between requests, the read returns every record
+// that existed throughout it, each once, and nothing that never existed, or
+// it fails saying the server is not advancing. Without inserts it returns
+// the list exactly.
+func FuzzPagingUnderChange(f *testing.F) {
+	f.Add([]byte{0, 23, 0})
+	f.Add([]byte{3, 40, 2})                         // capped page size, concurrent
+	f.Add([]byte{3, 40, 0, 2, 0, 3, 0x80})          // front then end inserts, concurrent
+	f.Add([]byte{0, 37, 3, 1, 7, 2, 20, 4, 200})    // sequential, inserts anywhere, capped
+	f.Add([]byte{2, 30, 0, 1, 2})                   // front insert right after page 1
+	f.Add([]byte{1, 35, 4, 2, 1, 2, 1, 3, 1, 4, 1}) // many small front inserts
+	f.Add([]byte{0, 12, 7, 1, 200})                 // cap above the asked size
+
+	f.Fuzz(func(t *testing.T, data []byte) {
+		api, conc := newChangingList(data)
+		initial := slices.Clone(api.ids)
+		c, err := New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxPages: 200,
+			MaxRetries: NoRetries, MaxConcurrency: conc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		networkOf(c).base = handlerTransport{api}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: changeAskedSize}})
+		if ctx.Err() != nil {
+			t.Fatalf("the read did not end: %v", err)
+		}
+		if err != nil {
+			if ms != nil {
+				t.Fatal("records with an error")
+			}
+			if !(errors.Is(err, ErrNotAdvancing) || errors.Is(err, errDataChanged)) || api.inserted == 0 {
+				t.Fatalf("read failed with %v (%d records inserted)", err, api.inserted)
+			}
+			return
+		}
+		got := membershipIDs(ms)
+		seen := map[string]bool{}
+		for _, id := range got {
+			if seen[id] {
+				t.Fatalf("%s returned twice: %v", id, got)
+			}
+			if !strings.HasPrefix(id, "r") && !strings.HasPrefix(id, "new") {
+				t.Fatalf("unknown record %q", id)
+			}
+			seen[id] = true
+		}
+		for _, id := range initial {
+			if !seen[id] {
+				t.Fatalf("%s, there throughout the read, is missing: got %v of %v (concurrency %d, cap %d, %d inserted)",
+					id, got, initial, conc, api.cap, api.inserted)
+			}
+		}
+		if api.inserted == 0 && !slices.Equal(got, initial) {
+			t.Fatalf("got %v, want %v", got, initial)
+		}
+	})
+}
