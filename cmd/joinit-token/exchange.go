@@ -59,7 +59,7 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code 
 		if statusOf(err) != http.StatusNotFound {
 			break
 		}
-		note("%s answered 404", tokenURL)
+		note("%s answered 404; trying %s", tokenURL, c.authURL+legacyTokenPath)
 	}
 	return exchanged{}, exchangeFailure(err, secret, code)
 }
