@@ -65,6 +65,14 @@ Count-based faults are counted per endpoint and page: -server-errors 2 makes
 the first two attempts at EVERY page fail. Combined, they are consumed in the
 order connection resets, server errors, rate limits.
 
+With -oauth-client-id and -oauth-client-secret it also plays the service's
+OAuth 2.0 authorization-code flow at the same address (the auth URL is the
+base URL without -path-prefix): GET /oauth2/authorize approves at once and
+redirects to the (loopback) redirect_uri with code and state; POST
+/oauth2/token and /oauth/token exchange the code, with credentials as HTTP
+Basic or form fields. The access tokens it issues are accepted beside -token.
+Try it with joinit-token (go run ./cmd/joinit-token -h).
+
 Point the provider at that base URL with the -token value as its access token.
 It stops cleanly on SIGINT or SIGTERM.
 
@@ -116,6 +124,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&f.IgnorePage, "ignore-page", false, "fault: ignore the page parameter and always serve page 1 (a client must not loop forever)")
 	fs.IntVar(&f.InsertAfterPage, "insert-after-page", 0, "fault: once this `page` has been served, insert -insert-count records at the front of that list (0: off)")
 	fs.IntVar(&f.InsertCount, "insert-count", 0, "fault: how many records -insert-after-page inserts")
+	fs.StringVar(&o.OAuth.ClientID, "oauth-client-id", "", "OAuth: serve the authorization-code flow for this client `id` (needs -oauth-client-secret)")
+	fs.StringVar(&o.OAuth.ClientSecret, "oauth-client-secret", "", "OAuth: the client `secret` the token endpoints expect (a sandbox value, never a real one)")
+	fs.BoolVar(&o.OAuth.LegacyTokenPathOnly, "oauth-legacy-path-only", false, "OAuth: serve the token endpoint only at /oauth/token (/oauth2/token answers 404)")
+	fs.BoolVar(&o.OAuth.FormCredentialsOnly, "oauth-form-credentials-only", false, "OAuth: ignore HTTP Basic client credentials; accept them only as form fields")
+	fs.BoolVar(&o.OAuth.Deny, "oauth-deny", false, "OAuth: the authorize endpoint refuses (redirects with error=access_denied)")
 	only := fs.String("only-pages", "", "fault: comma-separated page `numbers` the count-based faults and -slow-body apply to (empty: all pages)")
 
 	if err := fs.Parse(args); err != nil {
@@ -126,6 +139,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if o.Token == "" {
 		return nil, errors.New("-token must not be empty")
+	}
+	if (o.OAuth.ClientID == "") != (o.OAuth.ClientSecret == "") {
+		return nil, errors.New("-oauth-client-id and -oauth-client-secret go together")
 	}
 	for _, p := range strings.Split(*only, ",") {
 		if p = strings.TrimSpace(p); p == "" {

@@ -37,6 +37,10 @@
 // e-mail addresses, an unknown membership status (999), and, as the spec
 // allows ("optional fields can be absent"), profile_pic is absent from some
 // memberships.
+//
+// With Options.OAuth set, the server also plays the service's OAuth 2.0
+// authorization-code flow (spec §5) and accepts the tokens it issues; see
+// OAuthOptions.
 package sandbox
 
 import (
@@ -85,6 +89,7 @@ type Options struct {
 	PathPrefix  string // optional prefix before every path, e.g. "/proxy"
 	Paths       Paths  // zero fields take DefaultPaths()
 	Faults      Faults
+	OAuth       OAuthOptions // the authorization-code flow; off when OAuth.ClientID is ""
 
 	// Logf, when set, receives one line per request (method, path, query
 	// with tokens redacted, status). The demo command uses it for -v.
@@ -102,6 +107,8 @@ type Server struct {
 	data *dataset
 	flt  faultState
 	ctr  counters
+
+	oauth *oauthServer // nil when OAuth is off
 
 	httpMu sync.Mutex
 	hs     *http.Server
@@ -143,6 +150,7 @@ func New(opts Options) *Server {
 	s.data = newDataset(opts.Seed, max(opts.Memberships, 0), max(opts.Payments, 0),
 		max(opts.Groups, 0), max(opts.OrgMetrics, 0))
 	s.flt.set(opts.Faults)
+	s.oauth = newOAuthServer(opts.OAuth)
 	return s
 }
 

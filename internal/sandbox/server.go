@@ -16,6 +16,9 @@ const statusNoResponse = 0
 // ServeHTTP answers one request. See the package documentation for the
 // order of checks.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveOAuth(w, r) {
+		return
+	}
 	ep, known := s.routes[r.URL.Path]
 	rec := RequestRecord{Query: redactQuery(r.URL.Query())}
 	if known {
@@ -118,7 +121,7 @@ func (s *Server) authorized(r *http.Request) bool {
 		return false
 	}
 	tok = strings.TrimSpace(tok)
-	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
+	return tok != "" && (subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 || s.oauth.accepts(tok))
 }
 
 type errorBody struct {

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"golang.org/x/oauth2"
+)
+
+// Token endpoint paths, in the order tried: the API documentation's
+// description says /oauth2/token, its sample /oauth/token.
+const (
+	authorizePath   = "/oauth2/authorize"
+	tokenPath       = "/oauth2/token"
+	legacyTokenPath = "/oauth/token"
+)
+
+// oauthConfig is the x/oauth2 configuration for one token endpoint.
+// AuthStyleAutoDetect sends the client credentials in the Authorization
+// header first and, if that is refused, as form fields: the documentation
+// shows both.
+func oauthConfig(c *config, secret, tokenURL string) *oauth2.Config {
+	return &oauth2.Config{
+		ClientID:     c.clientID,
+		ClientSecret: secret,
+		RedirectURL:  c.redirectRaw,
+		Endpoint: oauth2.Endpoint{
+			AuthURL:   c.authURL + authorizePath,
+			TokenURL:  tokenURL,
+			AuthStyle: oauth2.AuthStyleAutoDetect,
+		},
+	}
+}
+
+// exchanged is a token and how it was obtained.
+type exchanged struct {
+	token    *oauth2.Token
+	endpoint string // the token URL that answered
+	style    string // how the client credentials were sent in the accepted request
+}
+
+// exchangeCode trades the code for a token at /oauth2/token, and at
+// /oauth/token when the first answers 404. note receives progress lines.
+func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code string, note func(string, ...any)) (exchanged, error) {
+	var err error
+	for _, path := range []string{tokenPath, legacyTokenPath} {
+		tokenURL := c.authURL + path
+		rec := &styleRecorder{base: hc.Transport}
+		ctx := context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec, Timeout: hc.Timeout})
+		var tok *oauth2.Token
+		tok, err = oauthConfig(c, secret, tokenURL).Exchange(ctx, code)
+		if err == nil {
+			return exchanged{token: tok, endpoint: tokenURL, style: rec.accepted()}, nil
+		}
+		if statusOf(err) != http.StatusNotFound {
+			break
+		}
+		note("%s answered 404; trying %s", tokenURL, c.authURL+legacyTokenPath)
+	}
+	return exchanged{}, exchangeFailure(err, secret, code)
+}
+
+// statusOf is the HTTP status of a token endpoint's refusal, 0 if none.
+func statusOf(err error) int {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.Response != nil {
+		return re.Response.StatusCode
+	}
+	return 0
+}
+
+// exchangeFailure turns an x/oauth2 error into the command's failure. Its
+// message is built from the status and the RFC 6749 error fields only, not
+// the raw body, and the secret and code are scrubbed from it anyway: a
+// server may echo what it was sent.
+func exchangeFailure(err error, secret, code string) *failure {
+	var pairs []string
+	for old, label := range map[string]string{secret: "[client secret]", code: "[code]"} {
+		if old != "" { // an empty old string would match everywhere
+			pairs = append(pairs, old, label)
+		}
+	}
+	scrub := strings.NewReplacer(pairs...)
+	var re *oauth2.RetrieveError
+	if !errors.As(err, &re) {
+		return &failure{exitUnreachable, errors.New(scrub.Replace(
+			"the token endpoint cannot be reached: " + err.Error()))}
+	}
+	detail := fmt.Sprintf("HTTP %d", statusOf(err))
+	if re.ErrorCode != "" {
+		detail += " " + re.ErrorCode
+	}
+	if re.ErrorDescription != "" {
+		detail += ": " + re.ErrorDescription
+	}
+	detail = scrub.Replace(detail)
+	if statusOf(err) == http.StatusUnauthorized || re.ErrorCode == "invalid_client" {
+		return &failure{exitBadClient, fmt.Errorf("the token endpoint refused the client credentials (%s): check -client-id and the client secret (%s)", detail, secretEnv)}
+	}
+	return &failure{exitFailure, fmt.Errorf("the token endpoint refused the code (%s)", detail)}
+}
+
+// styleRecorder notes how the client credentials travelled in the request
+// the token endpoint accepted: x/oauth2's auto-detection does not say.
+// It looks at headers only and keeps nothing of them.
+type styleRecorder struct {
+	base http.RoundTripper
+
+	mu    sync.Mutex
+	style string
+}
+
+func (s *styleRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	base := s.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	inHeader := req.Header.Get("Authorization") != ""
+	resp, err := base.RoundTrip(req)
+	if err == nil && resp.StatusCode/100 == 2 {
+		s.mu.Lock()
+		s.style = "form fields (client_id, client_secret)"
+		if inHeader {
+			s.style = "the Authorization header (HTTP Basic)"
+		}
+		s.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (s *styleRecorder) accepted() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.style
+}

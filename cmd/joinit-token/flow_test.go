@@ -1,0 +1,215 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// TestFlowGetsAcceptedToken runs the whole flow against the sandbox on each
+// token endpoint and credential style the documentation allows.
+func TestFlowGetsAcceptedToken(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		oauth     sandbox.OAuthOptions
+		endpoint  string
+		style     string
+		fellBack  bool // /oauth2/token answered 404 first
+		toFile    bool
+		wantNoURL bool
+	}{
+		{"oauth2 path, header", sandbox.OAuthOptions{}, "/oauth2/token", "Authorization header", false, false, false},
+		{"oauth2 path, form", sandbox.OAuthOptions{FormCredentialsOnly: true}, "/oauth2/token", "form fields", false, true, false},
+		{"legacy path, header", sandbox.OAuthOptions{LegacyTokenPathOnly: true}, "/oauth/token", "Authorization header", true, true, false},
+		{"legacy path, form", sandbox.OAuthOptions{LegacyTokenPathOnly: true, FormCredentialsOnly: true}, "/oauth/token", "form fields", true, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base := startSandbox(t, tc.oauth)
+			args := []string{"-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser"}
+			out := filepath.Join(t.TempDir(), "token")
+			if tc.toFile {
+				// An older, world-readable file is replaced, not rewritten in place.
+				if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "-out", out)
+			}
+			r := start(t, testEnv(t, testSecret), args...)
+			b := browse(t, r.authorizeURL(t, base))
+			if code := r.exitCode(t); code != exitOK {
+				t.Fatalf("exit %d; stderr:\n%s", code, r.stderr.String())
+			}
+			if b.status != http.StatusOK || !strings.Contains(b.page, "You can close this window") {
+				t.Errorf("browser page %d %q", b.status, b.page)
+			}
+
+			token := r.stdout.String()
+			if tc.toFile {
+				if token != "" {
+					t.Errorf("stdout %q with -out: want nothing", token)
+				}
+				fi, err := os.Stat(out)
+				if err != nil || fi.Mode().Perm() != 0o600 {
+					t.Fatalf("-out file: %v, %v; want mode 0600", fi, err)
+				}
+				raw, _ := os.ReadFile(out)
+				token = string(raw)
+				if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".joinit-token-*")); len(left) > 0 {
+					t.Errorf("temporary files left: %v", left)
+				}
+			}
+			if !strings.HasSuffix(token, "\n") || strings.Count(token, "\n") != 1 {
+				t.Fatalf("token output %q: want the token alone on one line", token)
+			}
+			token = strings.TrimSpace(token)
+			if s := apiStatus(t, base, token); s != http.StatusOK {
+				t.Errorf("the sandbox answered %d to the token", s)
+			}
+
+			stderr := r.stderr.String()
+			for _, want := range []string{base + tc.endpoint + " accepted the code", tc.style, `token_type "Bearer"`, `scope "all"`,
+				"NOT verified", `subject "sandbox-user-1"`, `e-mail "sandbox.user@example.com"`} {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			if got := strings.Contains(stderr, "/oauth2/token answered 404"); got != tc.fellBack {
+				t.Errorf("fallback noted: %v, want %v:\n%s", got, tc.fellBack, stderr)
+			}
+			for name, secret := range map[string]string{"client secret": testSecret, "code": b.code} {
+				if secret == "" || strings.Contains(stderr+r.stdout.String(), secret) {
+					t.Errorf("the %s %q is printed (or was not seen)", name, secret)
+				}
+			}
+		})
+	}
+}
+
+// TestFlowOpensBrowser checks that without -no-browser the authorize URL
+// goes to the browser; the test's browser follows it.
+func TestFlowOpensBrowser(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	e := testEnv(t, testSecret)
+	opened := make(chan string, 1)
+	e.browse = func(u string) error {
+		opened <- u
+		go func() {
+			if _, err := browseErr(u); err != nil {
+				t.Errorf("browser: %v", err)
+			}
+		}()
+		return nil
+	}
+	r := start(t, e, "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)))
+	if code := r.exitCode(t); code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, r.stderr.String())
+	}
+	if u := <-opened; !strings.Contains(r.stderr.String(), u+"\n") {
+		t.Errorf("opened %q, which is not the printed URL", u)
+	}
+}
+
+func TestFlowWrongSecret(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	r := start(t, testEnv(t, "not-the-secret"), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	b := browse(t, r.authorizeURL(t, base))
+	if code := r.exitCode(t); code != exitBadClient {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadClient, r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "refused the client credentials (HTTP 401 invalid_client") || strings.Contains(r.stderr.String(), "not-the-secret") {
+		t.Errorf("stderr:\n%s", r.stderr.String())
+	}
+	if b.status != http.StatusBadRequest || !strings.Contains(b.page, "refused the client credentials") {
+		t.Errorf("browser page %d %q", b.status, b.page)
+	}
+	if r.stdout.String() != "" {
+		t.Errorf("stdout %q", r.stdout.String())
+	}
+}
+
+func TestFlowDenied(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{Deny: true})
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	b := browse(t, r.authorizeURL(t, base))
+	if code := r.exitCode(t); code != exitDenied {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitDenied, r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "denied: access_denied") || !strings.Contains(b.page, "denied: access_denied") {
+		t.Errorf("stderr:\n%s\npage %q", r.stderr.String(), b.page)
+	}
+}
+
+func TestFlowStateMismatch(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	b := browse(t, withState(t, r.authorizeURL(t, base), "forged"))
+	if code := r.exitCode(t); code != exitStateMismatch {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitStateMismatch, r.stderr.String())
+	}
+	if !strings.Contains(b.page, "state mismatch") || r.stdout.String() != "" {
+		t.Errorf("page %q, stdout %q", b.page, r.stdout.String())
+	}
+}
+
+func TestFlowTimeout(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser", "-timeout", "100ms")
+	if code := r.exitCode(t); code != exitTimeout {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitTimeout, r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "within 100ms") {
+		t.Errorf("stderr:\n%s", r.stderr.String())
+	}
+}
+
+func TestFlowPortInUse(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := taken.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // a "tcp" listener's Addr is always a *net.TCPAddr
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(port), "-no-browser")
+	if code := r.exitCode(t); code != exitPortInUse {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitPortInUse, r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "already in use") {
+		t.Errorf("stderr:\n%s", r.stderr.String())
+	}
+}
+
+// TestFlowUnreachable covers an https auth URL where nothing listens and
+// one whose certificate is not trusted: both fail before any browser.
+func TestFlowUnreachable(t *testing.T) {
+	t.Parallel()
+	untrusted := httptest.NewTLSServer(http.NotFoundHandler())
+	t.Cleanup(untrusted.Close)
+	for name, authURL := range map[string]string{
+		"nothing listens": "https://127.0.0.1:" + strconv.Itoa(freePort(t)),
+		"untrusted TLS":   untrusted.URL,
+	} {
+		r := start(t, testEnv(t, testSecret), "-auth-url", authURL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+		if code := r.exitCode(t); code != exitUnreachable {
+			t.Errorf("%s: exit %d, want %d; stderr:\n%s", name, code, exitUnreachable, r.stderr.String())
+		}
+		if strings.Contains(r.stderr.String(), "/oauth2/authorize?") {
+			t.Errorf("%s: the authorize URL was printed for an unreachable server", name)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/oauth2"
+)
+
+func TestHelpExplainsEveryFlagAndExitCode(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	if code := testEnv(t, "").run(t.Context(), []string{"-h"}, strings.NewReader(""), io.Discard, &stderr); code != exitOK {
+		t.Fatalf("-h: exit %d", code)
+	}
+	for _, want := range []string{"-auth-url", "-client-id", "-redirect-uri", "-out", "-no-browser", "-timeout",
+		secretEnv, browserEnv, "/oauth2/authorize", "/oauth/token", "NOT verified", "  8  "} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("-h lacks %q", want)
+		}
+	}
+}
+
+func TestFlagsRefuse(t *testing.T) {
+	t.Parallel()
+	good := map[string]string{"-auth-url": "https://auth.example.com/", "-client-id": "app", "-redirect-uri": "http://127.0.0.1:8910/callback"}
+	args := func(change map[string]string) []string {
+		var a []string
+		for k, v := range good {
+			if nv, ok := change[k]; ok {
+				v = nv
+			}
+			if v != "" {
+				a = append(a, k, v)
+			}
+		}
+		return a
+	}
+	c, err := parseFlags(args(nil), io.Discard)
+	if err != nil || c.authURL != "https://auth.example.com" || c.redirect.Port() != "8910" {
+		t.Fatalf("good flags: %+v, %v", c, err)
+	}
+	if _, err := parseFlags(args(map[string]string{"-auth-url": "http://localhost:8080"}), io.Discard); err != nil {
+		t.Errorf("http on loopback refused: %v", err)
+	}
+	for name, change := range map[string]map[string]string{
+		"http auth URL off loopback": {"-auth-url": "http://auth.example.com"},
+		"auth URL with a query":      {"-auth-url": "https://auth.example.com/?a=b"},
+		"auth URL not absolute":      {"-auth-url": "auth.example.com"},
+		"no auth URL":                {"-auth-url": ""},
+		"no client id":               {"-client-id": ""},
+		"https redirect":             {"-redirect-uri": "https://127.0.0.1:8910/callback"},
+		"remote redirect":            {"-redirect-uri": "http://example.com:8910/callback"},
+		"redirect without port":      {"-redirect-uri": "http://127.0.0.1/callback"},
+		"redirect port 0":            {"-redirect-uri": "http://127.0.0.1:0/callback"},
+		"no redirect":                {"-redirect-uri": ""},
+	} {
+		if _, err := parseFlags(args(change), io.Discard); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	for _, extra := range [][]string{{"-client-secret", "x"}, {"-timeout", "0s"}, {"stray"}} {
+		if _, err := parseFlags(append(args(nil), extra...), io.Discard); err == nil {
+			t.Errorf("%q accepted", extra)
+		}
+	}
+	var stderr bytes.Buffer
+	if code := testEnv(t, "s").run(t.Context(), []string{"-client-id", "x"}, strings.NewReader(""), io.Discard, &stderr); code != exitUsage {
+		t.Errorf("missing flags: exit %d, want %d", code, exitUsage)
+	}
+}
+
+func TestReadSecret(t *testing.T) {
+	t.Parallel()
+	fromEnv := func(v string) func(string) string {
+		return func(k string) string {
+			if k == secretEnv {
+				return v
+			}
+			return ""
+		}
+	}
+	if s, err := readSecret(fromEnv("env-secret"), strings.NewReader("stdin-secret\n"), io.Discard); err != nil || s != "env-secret" {
+		t.Errorf("environment first: %q, %v", s, err)
+	}
+	if s, err := readSecret(fromEnv(""), strings.NewReader("stdin secret\r\nmore\n"), io.Discard); err != nil || s != "stdin secret" {
+		t.Errorf("first line of piped stdin: %q, %v", s, err)
+	}
+	if _, err := readSecret(fromEnv(""), strings.NewReader(""), io.Discard); err == nil || !strings.Contains(err.Error(), secretEnv) {
+		t.Errorf("no secret anywhere: %v", err)
+	}
+	var stderr bytes.Buffer
+	code := testEnv(t, "").run(t.Context(), []string{"-auth-url", "https://a.example", "-client-id", "x", "-redirect-uri", "http://127.0.0.1:1/cb"},
+		strings.NewReader(""), io.Discard, &stderr)
+	if code != exitUsage {
+		t.Errorf("run without a secret: exit %d, want %d", code, exitUsage)
+	}
+}
+
+func TestWriteTokenFileReplacesWithPrivateFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "token")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTokenFile(path, "tok-123"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(b) != "tok-123\n" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("file %q mode %v", b, fi.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want the token file alone", len(entries))
+	}
+	if err := writeTokenFile(filepath.Join(dir, "missing", "token"), "x"); err == nil {
+		t.Error("a missing directory was accepted")
+	}
+}
+
+func TestDecodeIDToken(t *testing.T) {
+	t.Parallel()
+	// {"sub":"u-1","email":"a@example.com"}, with a signature nobody checks.
+	c, err := decodeIDToken("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1LTEiLCJlbWFpbCI6ImFAZXhhbXBsZS5jb20ifQ.c2ln")
+	if err != nil || c.Subject != "u-1" || c.Email != "a@example.com" {
+		t.Errorf("claims %+v, %v", c, err)
+	}
+	for _, bad := range []string{"", "a.b", "a.!!!.c", "a.bm90IGpzb24.c"} {
+		if _, err := decodeIDToken(bad); err == nil {
+			t.Errorf("%q decoded", bad)
+		}
+	}
+}
+
+// TestExchangeFailureScrubs checks the exit codes chosen for token
+// endpoint refusals and that an echoing server cannot make the command
+// print the secret or the code.
+func TestExchangeFailureScrubs(t *testing.T) {
+	t.Parallel()
+	refusal := func(status int, code, desc string) error {
+		return &oauth2.RetrieveError{Response: &http.Response{StatusCode: status}, ErrorCode: code, ErrorDescription: desc}
+	}
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{refusal(401, "invalid_client", "bad secret s3cr3t"), exitBadClient},
+		{refusal(400, "invalid_client", ""), exitBadClient},
+		{refusal(400, "invalid_grant", "code c0de used"), exitFailure},
+		{refusal(500, "", ""), exitFailure},
+		{errors.New("dial tcp: connection refused"), exitUnreachable},
+	} {
+		f := exchangeFailure(tc.err, "s3cr3t", "c0de")
+		if f.code != tc.want || strings.Contains(f.Error(), "s3cr3t") || strings.Contains(f.Error(), "c0de") {
+			t.Errorf("%v: exit %d (want %d), message %q", tc.err, f.code, tc.want, f.Error())
+		}
+	}
+}
