@@ -22,6 +22,7 @@ type providerModel struct {
 	MaxConcurrentRequests types.Int64  `tfsdk:"max_concurrent_requests"`
 	RequestTimeout        types.String `tfsdk:"request_timeout"`
 	MaxRetries            types.Int64  `tfsdk:"max_retries"`
+	MaxRetryWait          types.String `tfsdk:"max_retry_wait"`
 	EndpointPaths         types.Object `tfsdk:"endpoint_paths"`
 }
 
@@ -90,6 +91,13 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 		}
 		cfg.Timeout = d
 	}
+	if !m.MaxRetryWait.IsNull() {
+		d, err := parseTimeout(m.MaxRetryWait.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("max_retry_wait"), "Invalid max_retry_wait", err.Error())
+		}
+		cfg.MaxRetryWait = d
+	}
 	if resp.Diagnostics.HasError() {
 		return nil
 	}
@@ -100,13 +108,14 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	}
 	tflog.Debug(ctx, "joinit client configured", map[string]any{
 		"base_url": baseURL, "max_concurrent_requests": cfg.MaxConcurrency, "max_retries": cfg.MaxRetries,
+		"max_retry_wait": cfg.MaxRetryWait.String(),
 	})
 	return &providerData{client: c}
 }
 
 func (m providerModel) hasUnknown() bool {
 	return m.AccessToken.IsUnknown() || m.BaseURL.IsUnknown() || m.MaxConcurrentRequests.IsUnknown() ||
-		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.EndpointPaths.IsUnknown()
+		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.MaxRetryWait.IsUnknown() || m.EndpointPaths.IsUnknown()
 }
 
 func (p endpointPathsModel) hasUnknown() bool {

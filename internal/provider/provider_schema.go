@@ -49,6 +49,13 @@ func providerSchema() schema.Schema {
 				Description: "Time limit of one HTTP attempt, including reading its body, as a Go duration such as `60s` or `2m`. Default `60s`.",
 				Validators:  []validator.String{durationValidator{}},
 			},
+			"max_retry_wait": schema.StringAttribute{
+				Optional: true,
+				Description: "Longest wait before a retry, as a Go duration such as `60s` or `5m`. A server that asks for a longer wait " +
+					"(`Retry-After` on HTTP 429 or 503) fails the read at once with a diagnostic that names the wait, instead of holding the plan; " +
+					"exponential backoff waits are capped at it too. Default `60s`.",
+				Validators: []validator.String{durationValidator{}},
+			},
 			"max_retries": schema.Int64Attribute{
 				Optional:    true,
 				Description: "Retries of a request that failed with a network error, HTTP 429 or a 5xx other than 501. `Retry-After` is honoured; otherwise the wait grows exponentially, with jitter. Default 5, from 0 to 20.",

@@ -43,7 +43,7 @@ func (durationValidator) ValidateString(_ context.Context, req validator.StringR
 		return
 	}
 	if _, err := parseTimeout(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid request_timeout", err.Error())
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error())
 	}
 }
 
