@@ -130,6 +130,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&o.OAuth.FormCredentialsOnly, "oauth-form-credentials-only", false, "OAuth: ignore HTTP Basic client credentials; accept them only as form fields")
 	fs.BoolVar(&o.OAuth.Deny, "oauth-deny", false, "OAuth: the authorize endpoint refuses (redirects with error=access_denied)")
 	only := fs.String("only-pages", "", "fault: comma-separated page `numbers` the count-based faults and -slow-body apply to (empty: all pages)")
+	fs.IntVar(&f.PageSizeCap, "page-size-cap", 0, "deviation: serve at most `N` records a page, whatever count or limit asks (0: off)")
+	ignoreCount := fs.String("ignore-count", "", "deviation: comma-separated `endpoints` (memberships, payments, groups, org_metrics) that ignore count/limit and serve the default page size")
+	fs.IntVar(&f.PastEndStatus, "past-end-status", 0, "deviation: a page past the end of a list answers this HTTP `status` (e.g. 404) instead of [] (0: off)")
+	fs.IntVar(&f.OutOfOrderInsertPage, "out-of-order-insert-page", 0, "deviation: the first request for this `page` waits until the next page is served, then -insert-count records are inserted at the front (0: off)")
+	fs.BoolVar(&f.EqualOrgMetrics, "equal-org-metrics", false, "deviation: serve every org metrics record as the same all-null record")
+	brokenText := fs.String("broken-text-pages", "", "deviation: comma-separated page `numbers` whose first two records carry an unpaired surrogate and an invalid UTF-8 byte")
 
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -143,20 +149,49 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if (o.OAuth.ClientID == "") != (o.OAuth.ClientSecret == "") {
 		return nil, errors.New("-oauth-client-id and -oauth-client-secret go together")
 	}
-	for _, p := range strings.Split(*only, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
+	var err error
+	if f.OnlyPages, err = pageList("only-pages", *only); err != nil {
+		return nil, err
+	}
+	if f.BrokenTextPages, err = pageList("broken-text-pages", *brokenText); err != nil {
+		return nil, err
+	}
+	for _, ep := range splitList(*ignoreCount) {
+		switch ep {
+		case sandbox.EndpointMemberships, sandbox.EndpointPayments, sandbox.EndpointGroups, sandbox.EndpointOrgMetrics:
+			f.IgnoreCount = append(f.IgnoreCount, ep)
+		default:
+			return nil, fmt.Errorf("-ignore-count: %q is not an endpoint (memberships, payments, groups, org_metrics)", ep)
 		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("-only-pages: %q is not a page number", p)
-		}
-		f.OnlyPages = append(f.OnlyPages, n)
 	}
 	if err := checkLoopback(c.addr); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pageList reads a comma-separated list of page numbers.
+func pageList(flagName, v string) ([]int, error) {
+	var out []int
+	for _, p := range splitList(v) {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-%s: %q is not a page number", flagName, p)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // checkLoopback refuses anything but a loopback address: the sandbox accepts

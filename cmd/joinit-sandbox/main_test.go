@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -50,7 +51,15 @@ func TestFlags(t *testing.T) {
 	if err != nil || c.opts.Seed != 9 || c.opts.Faults.ServerErrors != 2 || len(c.opts.Faults.OnlyPages) != 2 || c.opts.Memberships != 250 {
 		t.Fatalf("parsed %+v, %v", c, err)
 	}
-	for _, bad := range [][]string{{"-addr", "0.0.0.0:0"}, {"-only-pages", "x"}, {"-token", ""}, {"extra"}} {
+	c, err = parseFlags([]string{"-page-size-cap", "250", "-ignore-count", "payments, groups", "-past-end-status", "404",
+		"-out-of-order-insert-page", "2", "-insert-count", "7", "-equal-org-metrics", "-broken-text-pages", "1,3"}, io.Discard)
+	f := c.opts.Faults
+	if err != nil || f.PageSizeCap != 250 || strings.Join(f.IgnoreCount, ",") != "payments,groups" || f.PastEndStatus != 404 ||
+		f.OutOfOrderInsertPage != 2 || f.InsertCount != 7 || !f.EqualOrgMetrics || fmt.Sprint(f.BrokenTextPages) != "[1 3]" {
+		t.Fatalf("deviation flags parsed as %+v, %v", f, err)
+	}
+	for _, bad := range [][]string{{"-addr", "0.0.0.0:0"}, {"-only-pages", "x"}, {"-token", ""}, {"extra"},
+		{"-ignore-count", "members"}, {"-broken-text-pages", "0"}} {
 		if _, err := parseFlags(bad, io.Discard); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
