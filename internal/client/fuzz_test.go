@@ -197,9 +197,9 @@ func (s pagingScript) expectPass(concurrent bool) (out []string, ok, changed boo
 		if len(recs) == 0 {
 			return out, true, false
 		}
-		if earlier, dup := bodies[string(body)]; dup {
-			if prevShort && earlier == p-1 {
-				return out, true, false // a short page repeated: not paginated
+		if _, dup := bodies[string(body)]; dup {
+			if prevShort && p == 2 {
+				return out, true, false // a short page 1 repeated, and again on page 1: not paginated
 			}
 			return nil, false, false
 		}
