@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -83,6 +84,14 @@ func atLeastOne(s string, def int) int {
 func pageOf(recs []string, page, size int) string {
 	from := min((page-1)*size, len(recs))
 	return strings.Join(recs[from:min(from+size, len(recs))], ",")
+}
+
+func recordTexts(recs []json.RawMessage) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = string(r)
+	}
+	return out
 }
 
 func asBytes(recs []string) [][]byte {
