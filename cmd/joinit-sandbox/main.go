@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -150,10 +151,7 @@ func checkLoopback(addr string) error {
 	if err != nil {
 		return fmt.Errorf("-addr %q: %w", addr, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if client.IsLoopbackHost(host) {
 		return nil
 	}
 	return fmt.Errorf("-addr %q: refusing a non-loopback address; use 127.0.0.1, [::1] or localhost", addr)
