@@ -23,10 +23,10 @@ type dataSourceDef struct {
 	stateType   tftypes.Object
 	// read fetches what a configuration asks for and returns the Go value
 	// the attrs read the state from.
-	read func(ctx context.Context, c *client.Client, cfg config) (any, error)
+	read func(ctx context.Context, c *client.Client, args arguments) (any, error)
 }
 
-func newDataSourceDef(name, description string, read func(context.Context, *client.Client, config) (any, error), attrs ...attr) *dataSourceDef {
+func newDataSourceDef(name, description string, read func(context.Context, *client.Client, arguments) (any, error), attrs ...attr) *dataSourceDef {
 	s := sorted(attrs)
 	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s), read: read}
 }
@@ -40,11 +40,11 @@ func (d *dataSourceDef) readState(ctx context.Context, c *client.Client, raw tft
 	if c == nil {
 		return nil, errNotConfigured
 	}
-	cfg, err := newConfig(raw)
+	args, err := newArguments(raw)
 	if err != nil {
 		return nil, err
 	}
-	return d.read(ctx, c, cfg)
+	return d.read(ctx, c, args)
 }
 
 var errNotConfigured = errors.New("the provider is not configured: its configuration has values that are not known until apply " +
