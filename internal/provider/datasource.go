@@ -76,7 +76,8 @@ func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 
 // Read is the framework's path: a full tftypes.Value handed to the
 // framework. The provider's server answers ReadDataSource itself (see
-// server.go); this path serves the unwrapped framework server.
+// server.go) and hands a read here only when the provider has no client;
+// the bare framework server of the tests uses it for every read.
 func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	state, err := f.def.readState(ctx, f.provider.data().clientOrNil(), req.Config.Raw)
 	if err != nil {
