@@ -15,7 +15,7 @@ import (
 )
 
 func TestAccMemberships_allPages(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 1, Memberships: 2345})
+	sb, url := startSandbox(t, sandbox.Options{Seed: 1, Memberships: 234})
 	all := sb.MembershipsJSON(nil)
 	var first struct {
 		ID    string  `json:"_id"`
@@ -29,7 +29,7 @@ func TestAccMemberships_allPages(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: providerBlock(url) + `
 data "joinit_memberships" "all" {
-  page_size = 500
+  page_size = 50
 }
 output "first_extra" {
   value = data.joinit_memberships.all.memberships[0].raw_json
@@ -39,23 +39,23 @@ output "first_extra" {
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("memberships"), knownvalue.ListSizeExact(len(all))),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(len(all))),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("memberships").AtSliceIndex(0).AtMapKey("id"), knownvalue.StringExact(first.ID)),
-				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("page_size"), knownvalue.Int64Exact(500)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("page_size"), knownvalue.Int64Exact(50)),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("include_records"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("memberships").AtSliceIndex(0).AtMapKey("raw_json"), knownvalue.Null()),
 			},
 		}},
 	})
 	// The list's size shows every record arrived; this shows they came as
-	// page_size asked, 500 a page: pages 1 to 5 (the fifth short), each
-	// requested with count=500. A read that ignored page_size would fetch
+	// page_size asked, 50 a page: pages 1 to 5 (the fifth short), each
+	// requested with count=50. A read that ignored page_size would fetch
 	// the same records as 1000 a page.
 	pages := map[string]bool{}
 	for _, rec := range sb.RequestLog() {
 		if rec.Endpoint != sandbox.EndpointMemberships {
 			continue
 		}
-		if got := rec.Query.Get("count"); got != "500" {
-			t.Errorf("page %s was requested with count=%q, want 500", rec.Query.Get("page"), got)
+		if got := rec.Query.Get("count"); got != "50" {
+			t.Errorf("page %s was requested with count=%q, want 50", rec.Query.Get("page"), got)
 		}
 		pages[rec.Query.Get("page")] = true
 	}
@@ -67,7 +67,7 @@ output "first_extra" {
 }
 
 func TestAccMemberships_statusFilterAndNames(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 2, Memberships: 1500})
+	sb, url := startSandbox(t, sandbox.Options{Seed: 2, Memberships: 300})
 	active := 100
 	want := len(sb.MembershipsJSON(&active))
 	if want == 0 {
