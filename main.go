@@ -3,8 +3,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	rtdebug "runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -15,13 +17,17 @@ import (
 // version is set by the release build (goreleaser's ldflags).
 var version = "dev"
 
-// registryAddress is where the provider is published.
-const registryAddress = "registry.terraform.io/joinit-community/joinit"
-
 func main() {
-	var debug bool
+	var debug, devOverrides bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	flag.BoolVar(&devOverrides, "dev-overrides", false, "print a Terraform CLI configuration whose dev_overrides run this binary, and exit")
 	flag.Parse()
+	if devOverrides {
+		if err := printDevOverrides(); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	// A large read holds the records, their encoded state and gRPC's copy
 	// of it at once; collecting garbage at 1.5× the live heap rather than
 	// 2× keeps the provider under 400 MB at 100,000 memberships, for no
@@ -34,7 +40,21 @@ func main() {
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	if err := tf6server.Serve(registryAddress, provider.NewServer(version), opts...); err != nil {
+	if err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(version), opts...); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// printDevOverrides prints the CLI configuration that points Terraform at
+// the directory holding this binary (make demo uses it).
+func printDevOverrides() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return err
+	}
+	_, err = fmt.Print(provider.DevOverridesCLIConfig(filepath.Dir(exe)))
+	return err
 }

@@ -28,14 +28,7 @@ done
 base_url=$(cat "$work/url")
 echo "    sandbox at $base_url"
 
-cat >"$work/dev.tfrc" <<CFG
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/joinit-community/joinit" = "$work/bin"
-  }
-  direct {}
-}
-CFG
+"$work/bin/terraform-provider-joinit" -dev-overrides >"$work/dev.tfrc"
 cp "$root"/examples/demo/*.tf "$work/tf/"
 
 export TF_CLI_CONFIG_FILE="$work/dev.tfrc"

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -19,8 +20,6 @@ type planRun struct {
 	terraformKB int64 // peak RSS of terraform
 	providerKB  int64 // peak RSS of the provider process (0: none ran)
 }
-
-const providerAddress = "registry.terraform.io/joinit-community/joinit"
 
 // planTable times terraform plan of full and lean reads of N memberships
 // against the anchor: Terraform decoding the same records from a file.
@@ -37,7 +36,7 @@ func planTable(out io.Writer, ns []int) error {
 		return fmt.Errorf("building the provider (run from the repository root): %w", err)
 	}
 	cliConfig := filepath.Join(tmp, "dev.tfrc")
-	if err := os.WriteFile(cliConfig, []byte(fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", providerAddress, binDir)), 0o644); err != nil {
+	if err := os.WriteFile(cliConfig, []byte(provider.DevOverridesCLIConfig(binDir)), 0o644); err != nil {
 		return err
 	}
 
@@ -97,7 +96,7 @@ func mb(kb int64) string {
 }
 
 func providerHeader() string {
-	return fmt.Sprintf("terraform {\n  required_providers {\n    joinit = { source = %q }\n  }\n}\nprovider \"joinit\" {}\n", providerAddress)
+	return fmt.Sprintf("terraform {\n  required_providers {\n    joinit = { source = %q }\n  }\n}\nprovider \"joinit\" {}\n", provider.RegistryAddress)
 }
 
 func writeConfig(dir, config string) error {

@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -42,6 +43,8 @@ func main() {
 	}
 }
 
+// usageText is a format: the endpoint paths are filled in from the
+// sandbox's defaults (see usage).
 const usageText = `joinit-sandbox serves a fake, in-memory Join It membership API on a loopback
 address. It generates a deterministic data set (memberships, payments, groups,
 org metrics) from -seed, answers the four paginated list endpoints exactly as
@@ -56,10 +59,10 @@ Once listening it prints one line to stdout and nothing else:
 
 Endpoints (GET, relative to the base URL):
 
-    /api/v1/organizations/me/memberships   page, count (default 50, max 1000), status
-    /api/v1/organizations/me/payments      page, count
-    /api/v1/organizations/me/groups        page, count
-    /api/v1/organizations/me/org_metrics   page, limit (default 25, max 100)
+    %-38s page, count (default 50, max 1000), status
+    %-38s page, count
+    %-38s page, count
+    %-38s page, limit (default 25, max 100)
 
 Count-based faults are counted per endpoint and page: -server-errors 2 makes
 the first two attempts at EVERY page fail. Combined, they are consumed in the
@@ -96,7 +99,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("joinit-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usageText)
+		p := sandbox.DefaultPaths()
+		fmt.Fprintf(fs.Output(), usageText, p.Memberships, p.Payments, p.Groups, p.OrgMetrics)
 		fs.PrintDefaults()
 	}
 
@@ -201,10 +205,7 @@ func checkLoopback(addr string) error {
 	if err != nil {
 		return fmt.Errorf("-addr %q: %w", addr, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if client.IsLoopbackHost(host) {
 		return nil
 	}
 	return fmt.Errorf("-addr %q: refusing a non-loopback address; use 127.0.0.1, [::1] or localhost", addr)

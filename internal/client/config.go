@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 // Defaults chosen from the specification: the largest page sizes the API
@@ -25,44 +27,13 @@ const (
 	MaxLimit = 100
 )
 
-// Paths are the endpoint paths, relative to the base URL. The specification
-// shows the full path of memberships and org metrics only; the payments and
-// groups defaults are this project's assumption, so every path can be
-// overridden.
-type Paths struct {
-	Memberships string
-	Payments    string
-	Groups      string
-	OrgMetrics  string
-}
+// Paths are the endpoint paths, relative to the base URL; the defaults and
+// how empty fields take them are in package apispec, shared with the
+// sandbox.
+type Paths = apispec.Paths
 
 // DefaultPaths returns the paths used when none are configured.
-func DefaultPaths() Paths {
-	return Paths{
-		Memberships: "/api/v1/organizations/me/memberships",
-		Payments:    "/api/v1/organizations/me/payments",
-		Groups:      "/api/v1/organizations/me/groups",
-		OrgMetrics:  "/api/v1/organizations/me/org_metrics",
-	}
-}
-
-// withDefaults fills the empty paths from DefaultPaths.
-func (p Paths) withDefaults() Paths {
-	d := DefaultPaths()
-	if p.Memberships == "" {
-		p.Memberships = d.Memberships
-	}
-	if p.Payments == "" {
-		p.Payments = d.Payments
-	}
-	if p.Groups == "" {
-		p.Groups = d.Groups
-	}
-	if p.OrgMetrics == "" {
-		p.OrgMetrics = d.OrgMetrics
-	}
-	return p
-}
+func DefaultPaths() Paths { return apispec.DefaultPaths() }
 
 // Config configures a Client. Zero values take the documented defaults.
 type Config struct {
@@ -133,7 +104,7 @@ func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = discardLogger{}
 	}
-	c.Paths = c.Paths.withDefaults()
+	c.Paths = c.Paths.WithDefaults()
 	return c
 }
 

@@ -297,9 +297,6 @@ func (l *recordingLogger) add(level, msg string, fields map[string]any) {
 func (l *recordingLogger) Debug(_ context.Context, msg string, f map[string]any) {
 	l.add("debug", msg, f)
 }
-func (l *recordingLogger) Trace(_ context.Context, msg string, f map[string]any) {
-	l.add("trace", msg, f)
-}
 func (l *recordingLogger) Warn(_ context.Context, msg string, f map[string]any) {
 	l.add("warn", msg, f)
 }

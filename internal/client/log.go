@@ -6,12 +6,10 @@ import "context"
 // fields never hold the token or request headers.
 type Logger interface {
 	Debug(ctx context.Context, msg string, fields map[string]any)
-	Trace(ctx context.Context, msg string, fields map[string]any)
 	Warn(ctx context.Context, msg string, fields map[string]any)
 }
 
 type discardLogger struct{}
 
 func (discardLogger) Debug(context.Context, string, map[string]any) {}
-func (discardLogger) Trace(context.Context, string, map[string]any) {}
 func (discardLogger) Warn(context.Context, string, map[string]any)  {}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -20,6 +21,7 @@ func TestMain(m *testing.M) {
 			os.Setenv("TF_ACC_TERRAFORM_PATH", p)
 		}
 	}
+	useOpenTofuRegistryHost()
 	// An empty CLI configuration keeps the machine's own out of the tests.
 	var cliConfig string
 	if os.Getenv("TF_CLI_CONFIG_FILE") == "" {
@@ -34,6 +36,19 @@ func TestMain(m *testing.M) {
 		os.Remove(cliConfig)
 	}
 	os.Exit(code)
+}
+
+// useOpenTofuRegistryHost: OpenTofu resolves the tests' provider "joinit"
+// to registry.opentofu.org, so the in-process provider must be attached
+// under that host (TF_ACC_PROVIDER_HOST) for OpenTofu to find it.
+func useOpenTofuRegistryHost() {
+	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if os.Getenv("TF_ACC") == "" || bin == "" || os.Getenv("TF_ACC_PROVIDER_HOST") != "" {
+		return
+	}
+	if out, err := exec.Command(bin, "version").Output(); err == nil && strings.HasPrefix(string(out), "OpenTofu") {
+		os.Setenv("TF_ACC_PROVIDER_HOST", "registry.opentofu.org")
+	}
 }
 
 // providerFactories serve the provider in process, through the same

@@ -15,20 +15,21 @@ type argError struct {
 
 func (e *argError) Error() string { return fmt.Sprintf("%s: %s", e.attr, e.msg) }
 
-// config gives typed access to a data source's configuration object.
-type config struct{ attrs map[string]tftypes.Value }
+// arguments gives typed access to the arguments a data source's
+// configuration sets (its other attributes are results, null in it).
+type arguments struct{ attrs map[string]tftypes.Value }
 
-func newConfig(v tftypes.Value) (config, error) {
+func newArguments(v tftypes.Value) (arguments, error) {
 	var attrs map[string]tftypes.Value
 	if err := v.As(&attrs); err != nil {
-		return config{}, fmt.Errorf("the configuration is not an object: %w", err)
+		return arguments{}, fmt.Errorf("the configuration is not an object: %w", err)
 	}
-	return config{attrs: attrs}, nil
+	return arguments{attrs: attrs}, nil
 }
 
-// int64 returns the attribute's value, def when it is null.
-func (c config) int64(name string, def *int64) (*int64, error) {
-	v, ok := c.attrs[name]
+// optionalInt64 returns the argument's value, def when it is not set.
+func (a arguments) optionalInt64(name string, def *int64) (*int64, error) {
+	v, ok := a.attrs[name]
 	if !ok || v.IsNull() {
 		return def, nil
 	}
@@ -46,9 +47,9 @@ func (c config) int64(name string, def *int64) (*int64, error) {
 	return &n, nil
 }
 
-// bool returns the attribute's value, def when it is null.
-func (c config) bool(name string, def bool) (*bool, error) {
-	v, ok := c.attrs[name]
+// optionalBool returns the argument's value, def when it is not set.
+func (a arguments) optionalBool(name string, def bool) (*bool, error) {
+	v, ok := a.attrs[name]
 	if !ok || v.IsNull() {
 		return &def, nil
 	}
@@ -63,8 +64,8 @@ func (c config) bool(name string, def bool) (*bool, error) {
 }
 
 // pageSize reads page_size, defaulting to and bounded by maxSize.
-func (c config) pageSize(maxSize int64) (*int64, error) {
-	size, err := c.int64("page_size", &maxSize)
+func (a arguments) pageSize(maxSize int64) (*int64, error) {
+	size, err := a.optionalInt64("page_size", &maxSize)
 	if err != nil {
 		return nil, err
 	}

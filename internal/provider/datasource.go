@@ -23,10 +23,10 @@ type dataSourceDef struct {
 	stateType   tftypes.Object
 	// read fetches what a configuration asks for and returns the Go value
 	// the attrs read the state from.
-	read func(ctx context.Context, c *client.Client, cfg config) (any, error)
+	read func(ctx context.Context, c *client.Client, args arguments) (any, error)
 }
 
-func newDataSourceDef(name, description string, read func(context.Context, *client.Client, config) (any, error), attrs ...attr) *dataSourceDef {
+func newDataSourceDef(name, description string, read func(context.Context, *client.Client, arguments) (any, error), attrs ...attr) *dataSourceDef {
 	s := sorted(attrs)
 	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s), read: read}
 }
@@ -40,11 +40,11 @@ func (d *dataSourceDef) readState(ctx context.Context, c *client.Client, raw tft
 	if c == nil {
 		return nil, errNotConfigured
 	}
-	cfg, err := newConfig(raw)
+	args, err := newArguments(raw)
 	if err != nil {
 		return nil, err
 	}
-	return d.read(ctx, c, cfg)
+	return d.read(ctx, c, args)
 }
 
 var errNotConfigured = errors.New("the provider is not configured: its configuration has values that are not known until apply " +
@@ -57,16 +57,14 @@ func (d *dataSourceDef) errorSummary() string {
 	return fmt.Sprintf("Failed to read joinit_%s", d.name)
 }
 
-// frameworkDataSource adapts a dataSourceDef to the framework.
+// frameworkDataSource adapts a dataSourceDef to the framework. It has no
+// Configure: it reads the provider's data where the fast path does.
 type frameworkDataSource struct {
-	def  *dataSourceDef
-	data *providerData
+	def      *dataSourceDef
+	provider *joinitProvider
 }
 
-var (
-	_ datasource.DataSource              = (*frameworkDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*frameworkDataSource)(nil)
-)
+var _ datasource.DataSource = (*frameworkDataSource)(nil)
 
 func (f *frameworkDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + f.def.name
@@ -76,23 +74,12 @@ func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = f.def.schema()
 }
 
-func (f *frameworkDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return // not configured yet, or unknown provider configuration
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *providerData, got %T; please report this issue", req.ProviderData))
-		return
-	}
-	f.data = data
-}
-
 // Read is the framework's path: a full tftypes.Value handed to the
 // framework. The provider's server answers ReadDataSource itself (see
-// server.go); this path serves the unwrapped framework server.
+// server.go) and hands a read here only when the provider has no client;
+// the bare framework server of the tests uses it for every read.
 func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	state, err := f.def.readState(ctx, f.data.clientOrNil(), req.Config.Raw)
+	state, err := f.def.readState(ctx, f.provider.data().clientOrNil(), req.Config.Raw)
 	if err != nil {
 		var bad *argError
 		if errors.As(err, &bad) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -14,7 +15,7 @@ import (
 )
 
 func TestAccMemberships_allPages(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 1, Memberships: 2345})
+	sb, url := startSandbox(t, sandbox.Options{Seed: 1, Memberships: 234})
 	all := sb.MembershipsJSON(nil)
 	var first struct {
 		ID    string  `json:"_id"`
@@ -28,7 +29,7 @@ func TestAccMemberships_allPages(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: providerBlock(url) + `
 data "joinit_memberships" "all" {
-  page_size = 500
+  page_size = 50
 }
 output "first_extra" {
   value = data.joinit_memberships.all.memberships[0].raw_json
@@ -38,24 +39,35 @@ output "first_extra" {
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("memberships"), knownvalue.ListSizeExact(len(all))),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(len(all))),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("memberships").AtSliceIndex(0).AtMapKey("id"), knownvalue.StringExact(first.ID)),
-				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("page_size"), knownvalue.Int64Exact(500)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("page_size"), knownvalue.Int64Exact(50)),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("include_records"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("memberships").AtSliceIndex(0).AtMapKey("raw_json"), knownvalue.Null()),
 			},
 		}},
 	})
-	// 2345 records at 500 a page: pages 1-4 full, page 5 short; at most
-	// max_concurrent_requests-1 = 3 pages past it may be fetched and
-	// discarded. Each step reads in plan and in apply and refresh, so count
-	// one read's worth per distinct fetch: the in-run cache dedupes within
-	// a run.
-	if n := sb.Requests("memberships"); n < 5 {
-		t.Errorf("memberships requests = %d, want at least 5 (every page read)", n)
+	// The list's size shows every record arrived; this shows they came as
+	// page_size asked, 50 a page: pages 1 to 5 (the fifth short), each
+	// requested with count=50. A read that ignored page_size would fetch
+	// the same records as 1000 a page.
+	pages := map[string]bool{}
+	for _, rec := range sb.RequestLog() {
+		if rec.Endpoint != sandbox.EndpointMemberships {
+			continue
+		}
+		if got := rec.Query.Get("count"); got != "50" {
+			t.Errorf("page %s was requested with count=%q, want 50", rec.Query.Get("page"), got)
+		}
+		pages[rec.Query.Get("page")] = true
+	}
+	for _, p := range []string{"1", "2", "3", "4", "5"} {
+		if !pages[p] {
+			t.Errorf("page %s was never requested (requested: %v)", p, pages)
+		}
 	}
 }
 
 func TestAccMemberships_statusFilterAndNames(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 2, Memberships: 1500})
+	sb, url := startSandbox(t, sandbox.Options{Seed: 2, Memberships: 300})
 	active := 100
 	want := len(sb.MembershipsJSON(&active))
 	if want == 0 {
@@ -159,6 +171,42 @@ func TestAccMemberships_invalidArguments(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + `data "joinit_memberships" "x" { page_size = 1001 }`,
 			ExpectError: regexp.MustCompile(`(?s)page_size.*between 1 and 1000`),
+		}},
+	})
+}
+
+// An argument unknown at plan (status from a resource not yet created):
+// Terraform plans the read for apply and reads once the value is known,
+// filtered by it.
+func TestAccMemberships_statusUnknownAtPlan(t *testing.T) {
+	sb, url := startSandbox(t, sandbox.Options{Seed: 6, Memberships: 40})
+	active := 100
+	want := len(sb.MembershipsJSON(&active))
+	if want == 0 || want == 40 {
+		t.Fatalf("the data set should hold active and other memberships, has %d active of 40", want)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "terraform_data" "status" {
+  input = 100
+}
+data "joinit_memberships" "m" {
+  status = terraform_data.status.output
+}
+output "names" {
+  value = distinct(data.joinit_memberships.m.memberships[*].status_name)
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("data.joinit_memberships.m", tfjsonpath.New("ids")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("status"), knownvalue.Int64Exact(100)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("memberships"), knownvalue.ListSizeExact(want)),
+				statecheck.ExpectKnownOutputValue("names", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("active")})),
+			},
 		}},
 	})
 }

@@ -43,7 +43,7 @@ output "first_extra" {
 }
 
 func TestAccPayments_severalPages(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 12, Payments: 2100})
+	sb, url := startSandbox(t, sandbox.Options{Seed: 12, Payments: 210})
 	var first struct {
 		ID       string   `json:"_id"`
 		Total    int64    `json:"total"`
@@ -59,10 +59,11 @@ func TestAccPayments_severalPages(t *testing.T) {
 			Config: providerBlock(url) + `
 data "joinit_payments" "all" {
   include_raw_json = true
+  page_size        = 100
 }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.joinit_payments.all", tfjsonpath.New("payments"), knownvalue.ListSizeExact(2100)),
+				statecheck.ExpectKnownValue("data.joinit_payments.all", tfjsonpath.New("payments"), knownvalue.ListSizeExact(210)),
 				statecheck.ExpectKnownValue("data.joinit_payments.all", tfjsonpath.New("payments").AtSliceIndex(0).AtMapKey("id"), knownvalue.StringExact(first.ID)),
 				statecheck.ExpectKnownValue("data.joinit_payments.all", tfjsonpath.New("payments").AtSliceIndex(0).AtMapKey("total"), knownvalue.Int64Exact(first.Total)),
 				statecheck.ExpectKnownValue("data.joinit_payments.all", tfjsonpath.New("payments").AtSliceIndex(0).AtMapKey("currency"), knownvalue.StringExact(first.Currency)),

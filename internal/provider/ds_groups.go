@@ -31,10 +31,10 @@ var groupsDef = newDataSourceDef("groups",
 	),
 )
 
-func readGroups(ctx context.Context, c *client.Client, cfg config) (any, error) {
+func readGroups(ctx context.Context, c *client.Client, args arguments) (any, error) {
 	var s groupsState
 	var err error
-	if s.PageSize, err = cfg.pageSize(client.MaxCount); err != nil {
+	if s.PageSize, err = args.pageSize(client.MaxCount); err != nil {
 		return nil, err
 	}
 	s.groups, err = c.Groups(ctx, client.ListOptions{PageSize: int(*s.PageSize)})

@@ -114,19 +114,19 @@ func statusName(code *int64) *string {
 	return unknownStatus
 }
 
-func readMemberships(ctx context.Context, c *client.Client, cfg config) (any, error) {
+func readMemberships(ctx context.Context, c *client.Client, args arguments) (any, error) {
 	var s membershipsState
 	var err error
-	if s.Status, err = cfg.int64("status", nil); err != nil {
+	if s.Status, err = args.optionalInt64("status", nil); err != nil {
 		return nil, err
 	}
-	if s.PageSize, err = cfg.pageSize(client.MaxCount); err != nil {
+	if s.PageSize, err = args.pageSize(client.MaxCount); err != nil {
 		return nil, err
 	}
-	if s.IncludeRawJSON, err = cfg.bool("include_raw_json", false); err != nil {
+	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
 		return nil, err
 	}
-	if s.IncludeRecords, err = cfg.bool("include_records", true); err != nil {
+	if s.IncludeRecords, err = args.optionalBool("include_records", true); err != nil {
 		return nil, err
 	}
 	s.records, err = c.Memberships(ctx, client.MembershipQuery{

@@ -28,13 +28,13 @@ var orgMetricsDef = newDataSourceDef("org_metrics",
 	),
 )
 
-func readOrgMetrics(ctx context.Context, c *client.Client, cfg config) (any, error) {
+func readOrgMetrics(ctx context.Context, c *client.Client, args arguments) (any, error) {
 	var s orgMetricsState
 	var err error
-	if s.PageSize, err = cfg.pageSize(client.MaxLimit); err != nil {
+	if s.PageSize, err = args.pageSize(client.MaxLimit); err != nil {
 		return nil, err
 	}
-	if s.IncludeRawJSON, err = cfg.bool("include_raw_json", false); err != nil {
+	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
 		return nil, err
 	}
 	m, err := c.OrgMetrics(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})

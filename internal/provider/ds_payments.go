@@ -46,13 +46,13 @@ func paymentAttrs() []attr {
 	}
 }
 
-func readPayments(ctx context.Context, c *client.Client, cfg config) (any, error) {
+func readPayments(ctx context.Context, c *client.Client, args arguments) (any, error) {
 	var s paymentsState
 	var err error
-	if s.PageSize, err = cfg.pageSize(client.MaxCount); err != nil {
+	if s.PageSize, err = args.pageSize(client.MaxCount); err != nil {
 		return nil, err
 	}
-	if s.IncludeRawJSON, err = cfg.bool("include_raw_json", false); err != nil {
+	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
 		return nil, err
 	}
 	s.payments, err = c.Payments(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})

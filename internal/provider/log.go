@@ -18,10 +18,6 @@ func (b tflogBridge) Debug(ctx context.Context, msg string, fields map[string]an
 	tflog.Debug(b.mask(ctx), msg, fields)
 }
 
-func (b tflogBridge) Trace(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Trace(b.mask(ctx), msg, fields)
-}
-
 func (b tflogBridge) Warn(ctx context.Context, msg string, fields map[string]any) {
 	tflog.Warn(b.mask(ctx), msg, fields)
 }

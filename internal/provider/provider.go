@@ -14,6 +14,11 @@ import (
 )
 
 // joinitProvider is the framework provider. It is read-only: data sources only.
+//
+// configured is the one channel by which provider data reaches a read: the
+// fast ReadDataSource (server.go) and the framework's Read both take it from
+// here, so the framework's DataSourceData and data source Configure are not
+// used.
 type joinitProvider struct {
 	version    string
 	configured atomic.Pointer[providerData]
@@ -23,7 +28,7 @@ var _ provider.Provider = (*joinitProvider)(nil)
 
 func newProvider(version string) *joinitProvider { return &joinitProvider{version: version} }
 
-// providerData is what Configure hands to the data sources.
+// providerData is what Configure makes for the data sources.
 type providerData struct {
 	client *client.Client
 }
@@ -53,13 +58,12 @@ func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRe
 		return
 	}
 	p.configured.Store(data)
-	resp.DataSourceData = data
 }
 
 func (p *joinitProvider) DataSources(context.Context) []func() datasource.DataSource {
 	var out []func() datasource.DataSource
 	for _, def := range orderedDefs() {
-		out = append(out, func() datasource.DataSource { return &frameworkDataSource{def: def} })
+		out = append(out, func() datasource.DataSource { return &frameworkDataSource{def: def, provider: p} })
 	}
 	return out
 }

@@ -36,7 +36,8 @@ type endpointPathsModel struct {
 // configure builds the provider data from the provider block and the
 // environment. It returns nil, with diagnostics on error, or without them
 // when the block holds values unknown until apply: then data sources say
-// they cannot read yet, as the framework advises, instead of failing here.
+// they cannot read yet (or are deferred, where Terraform allows it), as the
+// framework advises, instead of failing here.
 func configure(ctx context.Context, version string, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
 	var m providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -52,6 +53,11 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	}
 	if m.hasUnknown() || paths.hasUnknown() {
 		tflog.Warn(ctx, "provider configuration has values unknown until apply; the joinit client is not configured during this plan")
+		// A Terraform that can defer is told to; the framework then
+		// answers every read of this provider as deferred.
+		if req.ClientCapabilities.DeferralAllowed {
+			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+		}
 		return nil
 	}
 

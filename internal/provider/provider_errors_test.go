@@ -98,24 +98,29 @@ data "joinit_groups" "g" {}
 	})
 }
 
+// Each invalid setting is refused with its own message; one step each, so
+// that no message can stand in for another's.
 func TestAccProvider_invalidSettings(t *testing.T) {
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
-		Steps: []resource.TestStep{{
+	step := func(setting, want string) resource.TestStep {
+		return resource.TestStep{
 			Config: `
 provider "joinit" {
-  base_url                = "https://api.example.com"
-  access_token            = "x"
-  request_timeout         = "soon"
-  max_concurrent_requests = 17
-  endpoint_paths = {
-    groups = "groups?x=1"
-  }
+  base_url     = "https://api.example.com"
+  access_token = "x"
+  ` + setting + `
 }
 data "joinit_groups" "g" {}
 `,
-			ExpectError: regexp.MustCompile(`(?s)request_timeout|max_concurrent_requests|endpoint_paths`),
-		}},
+			ExpectError: regexp.MustCompile(want),
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{
+			step(`request_timeout = "soon"`, `(?s)Invalid request_timeout.*invalid\s+duration\s+"soon"`),
+			step(`max_concurrent_requests = 17`, `(?s)max_concurrent_requests.*between\s+1\s+and\s+16,\s+got:\s+17`),
+			step(`endpoint_paths = { groups = "groups?x=1" }`, `(?s)endpoint_paths.groups.*must\s+be\s+a\s+path\s+starting\s+with\s+/`),
+		},
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // Environment variables the provider reads when an attribute is not set.
@@ -18,6 +20,7 @@ const (
 var endpointPathRe = regexp.MustCompile(`^/[^?#]*$`)
 
 func providerSchema() schema.Schema {
+	defaults := client.DefaultPaths()
 	endpointPath := func(name, def string) schema.StringAttribute {
 		return schema.StringAttribute{
 			Optional:    true,
@@ -65,10 +68,10 @@ func providerSchema() schema.Schema {
 				Optional:    true,
 				Description: "Overrides of the endpoint paths. The API specification shows the full paths of memberships and org metrics only; the payments and groups defaults are an assumption.",
 				Attributes: map[string]schema.Attribute{
-					"memberships": endpointPath("memberships", "/api/v1/organizations/me/memberships"),
-					"payments":    endpointPath("payments", "/api/v1/organizations/me/payments"),
-					"groups":      endpointPath("groups", "/api/v1/organizations/me/groups"),
-					"org_metrics": endpointPath("org metrics", "/api/v1/organizations/me/org_metrics"),
+					"memberships": endpointPath("memberships", defaults.Memberships),
+					"payments":    endpointPath("payments", defaults.Payments),
+					"groups":      endpointPath("groups", defaults.Groups),
+					"org_metrics": endpointPath("org metrics", defaults.OrgMetrics),
 				},
 			},
 		},

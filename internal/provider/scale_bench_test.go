@@ -20,11 +20,11 @@ func BenchmarkEncodeMemberships100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := newConfig(emptyConfig(membershipsDef))
+	args, err := newArguments(emptyConfig(membershipsDef))
 	if err != nil {
 		b.Fatal(err)
 	}
-	state, err := readMemberships(context.Background(), c, cfg)
+	state, err := readMemberships(context.Background(), c, args)
 	if err != nil {
 		b.Fatal(err)
 	}

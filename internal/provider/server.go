@@ -17,10 +17,35 @@ import (
 // encodes them. Here the result is encoded straight to msgpack from the
 // records. The framework still owns everything else: schema, validation,
 // provider configuration.
+//
+// What the fast path does not do that the framework's Read does, and why
+// that is safe here:
+//   - semantic equality: no attribute has a custom type with semantic
+//     equality rules, so there is nothing to compare
+//     (TestSchemaHasNoCustomTypes fails if one is ever given one);
+//   - custom types: likewise, every value is a plain string, number, bool,
+//     list or object, which is all the encoder writes;
+//   - data source Configure: the data sources have none; both paths take
+//     the client from joinitProvider.data(), the one channel;
+//   - ProviderMeta: the provider declares no provider_meta schema;
+//   - client capabilities and deferral: a read is handed to the framework
+//     whenever the provider has no client, which is the only case in which
+//     it defers (provider configuration unknown at plan);
+//   - the framework's check that the state conforms to the schema: the
+//     encoder writes from the same declaration the schema is built from,
+//     and TestAccFastPathEqualsFramework* compare whole states on real
+//     Terraform.
 func NewServer(version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
 		p := newProvider(version)
-		return &server{ProviderServer: providerserver.NewProtocol6(p)(), provider: p, defs: dataSourceDefs()}
+		stopped, stop := context.WithCancel(context.Background())
+		return &server{
+			ProviderServer: providerserver.NewProtocol6(p)(),
+			provider:       p,
+			defs:           dataSourceDefs(),
+			stopped:        stopped,
+			stop:           stop,
+		}
 	}
 }
 
@@ -32,13 +57,26 @@ type server struct {
 	tfprotov6.ProviderServer
 	provider *joinitProvider
 	defs     map[string]*dataSourceDef // by full type name
+
+	// stopped is cancelled by StopProvider; every fast read stops with it.
+	stopped context.Context
+	stop    context.CancelFunc
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	def, ok := s.defs[req.TypeName]
-	if !ok || req.Config == nil {
+	c := s.provider.data().clientOrNil()
+	if !ok || req.Config == nil || c == nil {
+		// Unknown type, no configuration or no client: the framework's
+		// answer (its diagnostics, its deferral) is the right one.
 		return s.ProviderServer.ReadDataSource(ctx, req)
 	}
+	// terraform-plugin-go's gRPC layer also cancels requests on
+	// StopProvider; this makes the promise here, whatever serves us.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.stopped, cancel)()
+
 	fail := func(d *tfprotov6.Diagnostic) (*tfprotov6.ReadDataSourceResponse, error) {
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: []*tfprotov6.Diagnostic{d}}, nil
 	}
@@ -46,7 +84,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if err != nil {
 		return fail(errorDiagnostic("Invalid configuration for joinit_"+def.name, err.Error(), nil))
 	}
-	state, err := def.readState(ctx, s.provider.data().clientOrNil(), raw)
+	state, err := def.readState(ctx, c, raw)
 	if err != nil {
 		var bad *argError
 		if errors.As(err, &bad) {
@@ -59,6 +97,13 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}
 	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}}, nil
+}
+
+// StopProvider cancels every fast read in flight, then lets the framework
+// do its part.
+func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+	s.stop()
+	return s.ProviderServer.StopProvider(ctx, req)
 }
 
 func errorDiagnostic(summary, detail string, at *tftypes.AttributePath) *tfprotov6.Diagnostic {

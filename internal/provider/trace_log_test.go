@@ -2,7 +2,6 @@ package provider
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,15 +33,14 @@ func TestAccTraceLogNeverShowsToken(t *testing.T) {
 		t.Fatalf("building the provider: %v\n%s", err, out)
 	}
 	cliConfig := filepath.Join(dir, "dev.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n",
-		"registry.terraform.io/joinit-community/joinit", binDir))
+	writeFile(t, cliConfig, DevOverridesCLIConfig(binDir))
 
 	for name, tok := range map[string]string{"accepted": token, "refused": wrongToken} {
 		work := filepath.Join(dir, name)
 		writeFile(t, filepath.Join(work, "main.tf"), `
 terraform {
   required_providers {
-    joinit = { source = "registry.terraform.io/joinit-community/joinit" }
+    joinit = { source = "`+RegistryAddress+`" }
   }
 }
 variable "token" {
@@ -57,7 +55,9 @@ data "joinit_memberships" "all" {}
 output "count" { value = length(data.joinit_memberships.all.ids) }
 `)
 		logPath := filepath.Join(work, "trace.log")
-		cmd := exec.Command("terraform", "plan", "-input=false", "-no-color")
+		// The binary the other acceptance tests run (TestMain sets it), so
+		// that an OpenTofu run checks OpenTofu's log too.
+		cmd := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "plan", "-input=false", "-no-color")
 		cmd.Dir = work
 		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "TF_LOG=TRACE", "TF_LOG_PATH="+logPath, "TF_IN_AUTOMATION=1", "TF_VAR_token="+tok)
 		var out bytes.Buffer

@@ -49,6 +49,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 // DefaultToken is the bearer token accepted when Options.Token is empty.
@@ -62,21 +64,12 @@ const (
 	EndpointOrgMetrics  = "org_metrics"
 )
 
-// Paths of the four list endpoints, relative to the server root.
-type Paths struct{ Memberships, Payments, Groups, OrgMetrics string }
+// Paths of the four list endpoints, relative to the server root: the
+// client's, from package apispec.
+type Paths = apispec.Paths
 
-// DefaultPaths returns the paths of the real API. The spec shows the full
-// path of memberships and org_metrics only; payments and groups follow the
-// same /api/v1/organizations/me/ shape by assumption, which is why every path
-// can be overridden.
-func DefaultPaths() Paths {
-	return Paths{
-		Memberships: "/api/v1/organizations/me/memberships",
-		Payments:    "/api/v1/organizations/me/payments",
-		Groups:      "/api/v1/organizations/me/groups",
-		OrgMetrics:  "/api/v1/organizations/me/org_metrics",
-	}
-}
+// DefaultPaths returns the paths of the real API.
+func DefaultPaths() Paths { return apispec.DefaultPaths() }
 
 // Options configure a Server. The zero value is a valid, empty server.
 type Options struct {
@@ -127,20 +120,7 @@ func New(opts Options) *Server {
 	if s.token == "" {
 		s.token = DefaultToken
 	}
-	p := opts.Paths
-	d := DefaultPaths()
-	if p.Memberships == "" {
-		p.Memberships = d.Memberships
-	}
-	if p.Payments == "" {
-		p.Payments = d.Payments
-	}
-	if p.Groups == "" {
-		p.Groups = d.Groups
-	}
-	if p.OrgMetrics == "" {
-		p.OrgMetrics = d.OrgMetrics
-	}
+	p := opts.Paths.WithDefaults()
 	s.routes = map[string]int{
 		s.prefix + p.Memberships: epMemberships,
 		s.prefix + p.Payments:    epPayments,

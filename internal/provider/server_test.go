@@ -1,0 +1,142 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	fwattr "github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// The fast path writes plain strings, numbers, bools, lists and objects and
+// applies no custom type's semantics (server.go). An attribute given a
+// custom type would be served differently by the two paths: refuse it.
+func TestSchemaHasNoCustomTypes(t *testing.T) {
+	t.Parallel()
+	for _, def := range orderedDefs() {
+		for name, a := range def.schema().Attributes {
+			if err := plainType(a.GetType()); err != "" {
+				t.Errorf("joinit_%s.%s: %s; the fast path (server.go) does not apply custom types", def.name, name, err)
+			}
+		}
+	}
+}
+
+// plainType returns "" for the framework's own types, all the way down.
+func plainType(typ fwattr.Type) string {
+	switch typ := typ.(type) {
+	case basetypes.StringType, basetypes.Int64Type, basetypes.BoolType:
+		return ""
+	case basetypes.ListType:
+		return plainType(typ.ElemType)
+	case basetypes.ObjectType:
+		for name, at := range typ.AttrTypes {
+			if err := plainType(at); err != "" {
+				return name + ": " + err
+			}
+		}
+		return ""
+	}
+	return fmt.Sprintf("its type %T is not one of the framework's base types", typ)
+}
+
+// providerConfig is the provider block as Terraform sends it.
+func providerConfig(t *testing.T, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	t.Helper()
+	typ := providerSchema().Type().TerraformType(context.Background()).(tftypes.Object) //nolint:forcetypeassert // a schema's type is an object
+	vals := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		vals[name] = tftypes.NewValue(at, nil)
+		if v, ok := set[name]; ok {
+			vals[name] = v
+		}
+	}
+	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
+func readRequest(t *testing.T, def *dataSourceDef, deferralAllowed bool) *tfprotov6.ReadDataSourceRequest {
+	t.Helper()
+	cfg, err := tfprotov6.NewDynamicValue(def.stateType, emptyConfig(def))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tfprotov6.ReadDataSourceRequest{TypeName: "joinit_" + def.name, Config: &cfg,
+		ClientCapabilities: &tfprotov6.ReadDataSourceClientCapabilities{DeferralAllowed: deferralAllowed}}
+}
+
+// With a provider configuration unknown at plan, the read is the
+// framework's: deferred when Terraform allows it, refused otherwise.
+func TestServerHandsUnconfiguredReadsToFramework(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, deferralAllowed := range []bool{true, false} {
+		s := NewServer("test")()
+		cfg := providerConfig(t, map[string]tftypes.Value{
+			"base_url":     tftypes.NewValue(tftypes.String, "https://api.example.com"),
+			"access_token": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		})
+		conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: cfg, TerraformVersion: "1.11.4",
+			ClientCapabilities: &tfprotov6.ConfigureProviderClientCapabilities{DeferralAllowed: deferralAllowed}})
+		if err != nil || len(conf.Diagnostics) > 0 {
+			t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+		}
+		resp, err := s.ReadDataSource(ctx, readRequest(t, membershipsDef, deferralAllowed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if deferralAllowed {
+			if resp.Deferred == nil || resp.Deferred.Reason != tfprotov6.DeferredReasonProviderConfigUnknown || len(resp.Diagnostics) > 0 {
+				t.Errorf("deferral allowed: got deferred %v, diagnostics %v; want deferred for an unknown provider configuration", resp.Deferred, resp.Diagnostics)
+			}
+			continue
+		}
+		if resp.Deferred != nil || len(resp.Diagnostics) != 1 || !strings.Contains(resp.Diagnostics[0].Detail, "not known until apply") {
+			t.Errorf("deferral not allowed: got deferred %v, diagnostics %v; want the not-configured error", resp.Deferred, resp.Diagnostics)
+		}
+	}
+}
+
+// StopProvider ends a fast read at once, not when the API answers.
+func TestServerStopProviderEndsFastRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, url := startSandbox(t, sandbox.Options{Seed: 81, Memberships: 10, Faults: sandbox.Faults{Latency: time.Minute}})
+	s := NewServer("test")()
+	conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+		"base_url":     tftypes.NewValue(tftypes.String, url),
+		"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
+	})})
+	if err != nil || len(conf.Diagnostics) > 0 {
+		t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+	}
+	done := make(chan *tfprotov6.ReadDataSourceResponse, 1)
+	go func() {
+		resp, _ := s.ReadDataSource(ctx, readRequest(t, membershipsDef, false))
+		done <- resp
+	}()
+	for sb.Requests(sandbox.EndpointMemberships) == 0 {
+		time.Sleep(5 * time.Millisecond) // until the read is waiting on the API
+	}
+	if _, err := s.StopProvider(ctx, &tfprotov6.StopProviderRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case resp := <-done:
+		if resp == nil || len(resp.Diagnostics) == 0 || resp.State != nil {
+			t.Fatalf("a stopped read should fail with a diagnostic and no state, got %+v", resp)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the read did not stop within 5 s of StopProvider")
+	}
+}
