@@ -52,6 +52,10 @@ type attr struct {
 	// attribute carries Optional/Computed and validators. Its type must
 	// match kind (a test checks).
 	arg schema.Attribute
+	// block, when set, makes this a nested block of the framework schema
+	// rather than an attribute (the timeouts block); in state it is an
+	// object like any other.
+	block schema.Block
 }
 
 // parentAs recovers the Go value a getter declared for *R reads from. The

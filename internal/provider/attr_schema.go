@@ -11,7 +11,20 @@ import (
 func frameworkAttributes(attrs []attr) map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(attrs))
 	for _, a := range attrs {
-		out[a.name] = frameworkAttribute(a)
+		if a.block == nil {
+			out[a.name] = frameworkAttribute(a)
+		}
+	}
+	return out
+}
+
+// frameworkBlocks are the attrs declared as blocks.
+func frameworkBlocks(attrs []attr) map[string]schema.Block {
+	out := map[string]schema.Block{}
+	for _, a := range attrs {
+		if a.block != nil {
+			out[a.name] = a.block
+		}
 	}
 	return out
 }

@@ -26,13 +26,16 @@ type dataSourceDef struct {
 	read func(ctx context.Context, c *client.Client, args arguments) (any, error)
 }
 
+// newDataSourceDef declares a data source. Every one also gets the timeouts
+// block, and its state type must embed withTimeouts.
 func newDataSourceDef(name, description string, read func(context.Context, *client.Client, arguments) (any, error), attrs ...attr) *dataSourceDef {
-	s := sorted(attrs)
+	s := sorted(append(attrs, timeoutsAttr()))
 	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s), read: read}
 }
 
 func (d *dataSourceDef) schema() schema.Schema {
-	return schema.Schema{Description: d.description, MarkdownDescription: d.description, Attributes: frameworkAttributes(d.attrs)}
+	return schema.Schema{Description: d.description, MarkdownDescription: d.description,
+		Attributes: frameworkAttributes(d.attrs), Blocks: frameworkBlocks(d.attrs)}
 }
 
 // readState decodes the configuration and reads; the caller encodes the result.
@@ -44,7 +47,16 @@ func (d *dataSourceDef) readState(ctx context.Context, c *client.Client, raw tft
 	if err != nil {
 		return nil, err
 	}
-	return d.read(ctx, c, args)
+	block, limit, err := args.readTimeout()
+	if err != nil {
+		return nil, err
+	}
+	state, err := readWithTimeout(ctx, limit, func(ctx context.Context) (any, error) { return d.read(ctx, c, args) })
+	if err != nil {
+		return nil, err
+	}
+	state.(timeoutsHolder).setTimeouts(block) //nolint:forcetypeassert // every state embeds withTimeouts (see newDataSourceDef)
+	return state, nil
 }
 
 var errNotConfigured = errors.New("the provider is not configured: its configuration has values that are not known until apply " +
@@ -86,6 +98,10 @@ func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadReque
 			resp.Diagnostics.AddAttributeError(path.Root(bad.attr), "Invalid "+bad.attr, bad.msg)
 			return
 		}
+		resp.Diagnostics.AddError(f.def.errorSummary(), err.Error())
+		return
+	}
+	if _, err := checkResultSize(f.def, state, f.provider.resultLimit); err != nil {
 		resp.Diagnostics.AddError(f.def.errorSummary(), err.Error())
 		return
 	}

@@ -13,6 +13,7 @@ import (
 )
 
 type groupsState struct {
+	withTimeouts
 	PageSize *int64
 	groups   []client.Group
 }

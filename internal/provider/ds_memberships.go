@@ -11,6 +11,7 @@ import (
 
 // membershipsState is the joinit_memberships state as Go values.
 type membershipsState struct {
+	withTimeouts
 	Status         *int64
 	PageSize       *int64
 	IncludeRawJSON *bool

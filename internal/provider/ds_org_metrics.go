@@ -7,6 +7,7 @@ import (
 )
 
 type orgMetricsState struct {
+	withTimeouts
 	PageSize       *int64
 	IncludeRawJSON *bool
 	TotalPages     *int64
@@ -19,7 +20,7 @@ var orgMetricsDef = newDataSourceDef("org_metrics",
 	pageSizeArg[orgMetricsState](client.MaxLimit, "limit", func(s *orgMetricsState) *int64 { return s.PageSize }),
 	rawJSONArg(func(s *orgMetricsState) *bool { return s.IncludeRawJSON }),
 	num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
-	objectList("results", "The metrics records, in API order. Records have no id; exact repeats caused by records shifting during the read are kept once.",
+	objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
 		func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
 		str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
 		num("metric_period_key", "Period the record covers, as the API's integer key.", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),

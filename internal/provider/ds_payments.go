@@ -7,6 +7,7 @@ import (
 )
 
 type paymentsState struct {
+	withTimeouts
 	PageSize       *int64
 	IncludeRawJSON *bool
 	payments       []client.Payment

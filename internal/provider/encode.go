@@ -20,10 +20,25 @@ import (
 // 100,000 memberships) in the provider's peak memory; the counting pass
 // costs a fraction of a second.
 func encodeState(attrs []attr, state any) ([]byte, error) {
-	var n countingWriter
-	if err := writeObject(msgpack.NewEncoder(&n), attrs, state); err != nil {
+	n, err := encodedSize(attrs, state)
+	if err != nil {
 		return nil, err
 	}
+	return encodeSized(attrs, state, n)
+}
+
+// encodedSize is the size of the state's msgpack encoding, found without
+// keeping any of it.
+func encodedSize(attrs []attr, state any) (int64, error) {
+	var n countingWriter
+	if err := writeObject(msgpack.NewEncoder(&n), attrs, state); err != nil {
+		return 0, err
+	}
+	return int64(n), nil
+}
+
+// encodeSized encodes a state whose size encodedSize has found.
+func encodeSized(attrs []attr, state any, n int64) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, int(n)))
 	if err := writeObject(msgpack.NewEncoder(buf), attrs, state); err != nil {
 		return nil, err

@@ -88,8 +88,11 @@ func everyAttribute(t *testing.T, recs apiRecords) (string, []statecheck.StateCh
   include_raw_json = true`, map[string]any{
 			"page_size": n(3), "include_raw_json": true, "payments": each(recs.payments, withRaw(wantPayment, true)),
 		}},
-		{"data.joinit_payments.plain", ``, map[string]any{
+		{"data.joinit_payments.plain", `timeouts {
+    read = "10m"
+  }`, map[string]any{
 			"page_size": n(1000), "include_raw_json": false, "payments": each(recs.payments, withRaw(wantPayment, false)),
+			"timeouts": map[string]any{"read": "10m"},
 		}},
 		{"data.joinit_groups.all", `page_size = 2`, map[string]any{
 			"page_size": n(2), "groups": each(recs.groups, func(r []byte) map[string]any { return wantGroup(t, r) }),
@@ -117,6 +120,9 @@ func everyAttribute(t *testing.T, recs apiRecords) (string, []statecheck.StateCh
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for _, c := range cases {
+		if _, set := c.want["timeouts"]; !set {
+			c.want["timeouts"] = nil // no timeouts block: null
+		}
 		parts := strings.Split(c.address, ".")
 		fmt.Fprintf(&config, "data %q %q {\n  %s\n}\n", parts[1], parts[2], c.config)
 		checks = append(checks, stateMatches(c.address, c.want))

@@ -22,11 +22,16 @@ import (
 type joinitProvider struct {
 	version    string
 	configured atomic.Pointer[providerData]
+	// resultLimit is the largest encoded state a read may return
+	// (maxResultBytes; tests set less).
+	resultLimit int64
 }
 
 var _ provider.Provider = (*joinitProvider)(nil)
 
-func newProvider(version string) *joinitProvider { return &joinitProvider{version: version} }
+func newProvider(version string) *joinitProvider {
+	return &joinitProvider{version: version, resultLimit: maxResultBytes}
+}
 
 // providerData is what Configure makes for the data sources.
 type providerData struct {

@@ -92,7 +92,11 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		}
 		return fail(errorDiagnostic(def.errorSummary(), err.Error(), nil))
 	}
-	encoded, err := encodeState(def.attrs, state)
+	size, err := checkResultSize(def, state, s.provider.resultLimit)
+	if err != nil {
+		return fail(errorDiagnostic(def.errorSummary(), err.Error(), nil))
+	}
+	encoded, err := encodeSized(def.attrs, state, size)
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}

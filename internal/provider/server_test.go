@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	fwattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -24,6 +25,22 @@ func TestSchemaHasNoCustomTypes(t *testing.T) {
 		for name, a := range def.schema().Attributes {
 			if err := plainType(a.GetType()); err != "" {
 				t.Errorf("joinit_%s.%s: %s; the fast path (server.go) does not apply custom types", def.name, name, err)
+			}
+		}
+		// The one block is the conventional timeouts block. Its custom type
+		// (terraform-plugin-framework-timeouts) wraps a plain object of one
+		// string and has no semantic equality, so the state is the same.
+		for name, b := range def.schema().Blocks {
+			typ, ok := b.Type().(timeouts.Type)
+			if name != "timeouts" || !ok {
+				t.Errorf("joinit_%s block %s of type %T: the fast path knows only the timeouts block", def.name, name, b.Type())
+				continue
+			}
+			if err := plainType(typ.ObjectType); err != "" || len(typ.AttrTypes) != 1 {
+				t.Errorf("joinit_%s.timeouts: %s (%d attributes)", def.name, err, len(typ.AttrTypes))
+			}
+			if _, semantic := any(timeouts.Value{}).(basetypes.ObjectValuableWithSemanticEquals); semantic {
+				t.Errorf("the timeouts value has semantic equality, which the fast path does not apply")
 			}
 		}
 	}

@@ -1,0 +1,48 @@
+package provider
+
+import "fmt"
+
+// Terraform receives a data source's state in one gRPC message, and takes
+// at most 256 MiB in one. Past that it shows only an opaque "Plugin error …
+// ResourceExhausted", so the provider measures the encoded state before
+// answering and, over the ceiling, fails with what to do instead.
+
+// maxResultBytes is the ceiling: the message limit less room for the rest
+// of the response (diagnostics, framing).
+const maxResultBytes = 256<<20 - 64<<10
+
+// resultTooLargeError is a state over the ceiling.
+type resultTooLargeError struct {
+	dataSource string
+	size       int64
+	limit      int64
+}
+
+func (e *resultTooLargeError) Error() string {
+	return fmt.Sprintf("the result is %s (%d bytes) when encoded, over the %s (%d bytes) that Terraform accepts from a provider in one message, "+
+		"so it cannot be returned. Read less: %s",
+		megabytes(e.size), e.size, megabytes(e.limit), e.limit, readLessHint[e.dataSource])
+}
+
+// readLessHint says, per data source, how to make a result smaller.
+var readLessHint = map[string]string{
+	"memberships": "set include_records = false (ids and emails only), filter with status, or leave include_raw_json unset.",
+	"payments":    "leave include_raw_json unset.",
+	"groups":      "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
+	"org_metrics": "leave include_raw_json unset.",
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
+
+// checkResultSize measures the encoded state against the ceiling. It
+// returns the size, for the encoder to allocate exactly once.
+func checkResultSize(def *dataSourceDef, state any, limit int64) (int64, error) {
+	n, err := encodedSize(def.attrs, state)
+	if err != nil {
+		return 0, err
+	}
+	if n > limit {
+		return n, &resultTooLargeError{dataSource: def.name, size: n, limit: limit}
+	}
+	return n, nil
+}
