@@ -25,6 +25,7 @@ provider "joinit" {
   max_concurrent_requests = 4
   request_timeout         = "60s"
   max_retries             = 5
+  max_retry_wait          = "60s" # a longer Retry-After fails the plan at once
 
   # Only needed when your deployment serves a list under another path.
   # endpoint_paths = {
