@@ -33,6 +33,9 @@ func decodeArray[T any, PT interface {
 	*T
 	record
 }](body []byte, keepRaw bool) ([]decodedRecord[T], error) {
+	if isJSONNull(body) {
+		return nil, nil // an empty list, as servers that encode an empty slice as null send it
+	}
 	if err := expectStart(body, '['); err != nil {
 		return nil, err
 	}
@@ -72,6 +75,9 @@ func decodeArray[T any, PT interface {
 	}
 	return out, nil
 }
+
+// isJSONNull reports a body that is the JSON null alone.
+func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
 // decodeOptions: duplicate member names are allowed, the last one winning
 // as with encoding/json; checking for them costs a map insert per field.

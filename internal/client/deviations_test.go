@@ -219,3 +219,29 @@ func TestLongRetryAfterFromSandbox(t *testing.T) {
 		t.Fatalf("failed after %v and %d requests", d, sb.Requests("memberships"))
 	}
 }
+
+// A server that ignores the status filter: the memberships of other
+// statuses are left out, with a warning, so a read of active members never
+// hands a module expired ones.
+func TestStatusFilterIgnoredByServer(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Seed: 16, Memberships: 700, Faults: sandbox.Faults{IgnoreStatusFilter: true}})
+	log := &recordingLogger{}
+	c := newClient(t, Config{BaseURL: base, Logger: log})
+	active := 100
+	ms, err := c.Memberships(context.Background(), MembershipQuery{Status: int64Ptr(100), ListOptions: ListOptions{PageSize: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rawIDs(t, sb.MembershipsJSON(&active))
+	equalIDs(t, "active memberships", membershipIDs(ms), want)
+	warns := log.find("another status than the status filter")
+	if len(warns) != 1 || warns[0].fields["left_out"] != 700-len(want) {
+		t.Fatalf("warnings %+v, want one leaving out %d", warns, 700-len(want))
+	}
+	// Without a filter nothing is left out.
+	all, err := c.Memberships(context.Background(), MembershipQuery{})
+	if err != nil || len(all) != 700 {
+		t.Fatalf("%d memberships, %v", len(all), err)
+	}
+}

@@ -18,7 +18,9 @@ type ListOptions struct {
 
 // MembershipQuery selects memberships.
 type MembershipQuery struct {
-	// Status, when set, is sent as the API's status filter on every page.
+	// Status, when set, is sent as the API's status filter on every page,
+	// and checked on every record returned: records of another status are
+	// left out, whatever the server did with the filter.
 	Status *int64
 	ListOptions
 }
@@ -33,8 +35,32 @@ func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membersh
 		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
 	}
 	return get(ctx, c.cache, cacheKey(req, q.KeepRaw), func(ctx context.Context) ([]Membership, error) {
-		return readCountPages[Membership](ctx, c, req, q.KeepRaw)
+		ms, err := readCountPages[Membership](ctx, c, req, q.KeepRaw)
+		if err != nil || q.Status == nil {
+			return ms, err
+		}
+		return c.keepStatus(ctx, ms, *q.Status), nil
 	})
+}
+
+// keepStatus leaves out memberships of another status than the filter
+// asked for. A server that ignores the filter (or applies it loosely) would
+// otherwise hand a module expired members where it asked for active ones:
+// for SSO and access lists that is a security problem, not a detail.
+func (c *Client) keepStatus(ctx context.Context, ms []Membership, status int64) []Membership {
+	kept := ms[:0]
+	for _, m := range ms {
+		if m.Status != nil && *m.Status == status {
+			kept = append(kept, m)
+		}
+	}
+	if dropped := len(ms) - len(kept); dropped > 0 {
+		c.cfg.Logger.Warn(ctx, "the server returned memberships of another status than the status filter asked for; they were left out", map[string]any{
+			"endpoint": "memberships", "status": status, "left_out": dropped, "kept": len(kept),
+		})
+	}
+	clear(ms[len(kept):]) // let the left-out records go
+	return kept
 }
 
 // Payments reads every payment, in API order.

@@ -106,7 +106,6 @@ var hostileCountBodies = []struct {
 	{"html", `<html><body>Bad gateway</body></html>`, "not JSON"},
 	{"object", `{"data":[{"_id":"a"}]}`, "expected a JSON array, got a JSON object"},
 	{"string", `"[]"`, "got a JSON string"},
-	{"null", `null`, "got null"},
 	{"number", `42`, "got a number"},
 	{"array of numbers", `[1,2,3]`, "record 1: expected a JSON object, got a number"},
 	{"array with a string", `[{"_id":"a"},"b"]`, "record 2: expected a JSON object, got a JSON string"},
@@ -163,7 +162,6 @@ func TestHostileMetadataBodies(t *testing.T) {
 		{"no totalPages", `{"results":[],"page":1,"limit":100}`, "no totalPages"},
 		{"no page", `{"results":[],"limit":100,"totalPages":0}`, "no page number"},
 		{"no results", `{"page":1,"limit":100,"totalPages":0}`, "no results array"},
-		{"null results", `{"results":null,"page":1,"limit":100,"totalPages":0}`, "no results array"},
 		{"results object", `{"results":{},"page":1,"limit":100,"totalPages":1}`, "expected a JSON array"},
 		{"results of numbers", `{"results":[1],"page":1,"limit":100,"totalPages":1}`, "results: record 1: expected a JSON object"},
 		{"totalPages 0 with results", `{"results":[{"metric_period_key":1}],"page":1,"limit":100,"totalPages":0}`, "totalPages is 0 but the page holds 1 results"},
@@ -256,5 +254,41 @@ func TestContentTypeIsNotTrusted(t *testing.T) {
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
 	if ms, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 1 {
 		t.Fatalf("%d, %v", len(ms), err)
+	}
+}
+
+// A JSON null where a list is expected is an empty list: servers that
+// encode an empty slice send it (Go's encoding/json does). It ends a read
+// like an empty page; an absent results array is still an error.
+func TestNullIsAnEmptyList(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(5)
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		switch {
+		case strings.HasSuffix(a.path, "/org_metrics"):
+			writeJSON(w, []byte(`{"results":null,"page":1,"limit":100,"totalPages":0}`))
+		case strings.HasSuffix(a.path, "/groups"):
+			writeJSON(w, []byte(" null\n"))
+		case a.page == 1:
+			writeJSON(w, arrayOf(ids[:3]))
+		case a.page == 2:
+			writeJSON(w, arrayOf(ids[3:]))
+		default:
+			writeJSON(w, []byte("null"))
+		}
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "memberships", membershipIDs(ms), ids)
+	gs, err := c.Groups(context.Background(), ListOptions{})
+	if err != nil || len(gs) != 0 {
+		t.Fatalf("groups: %d, %v", len(gs), err)
+	}
+	om, err := c.OrgMetrics(context.Background(), ListOptions{})
+	if err != nil || len(om.Results) != 0 || om.TotalPages != 0 {
+		t.Fatalf("org metrics: %+v, %v", om, err)
 	}
 }

@@ -11,10 +11,10 @@ import (
 
 // metadataPage is the object the limit-style endpoints answer (spec rule 5).
 type metadataPage struct {
-	Results    *jsontext.Value `json:"results"`
-	Page       *int            `json:"page"`
-	Limit      *int            `json:"limit"`
-	TotalPages *int            `json:"totalPages"`
+	Results    jsontext.Value `json:"results"` // nil when absent, "null" when null
+	Page       *int           `json:"page"`
+	Limit      *int           `json:"limit"`
+	TotalPages *int           `json:"totalPages"`
 }
 
 type decodedMetricsPage struct {
@@ -95,7 +95,7 @@ func decodeMetadataPage(body []byte, asked int, keepRaw bool) (decodedMetricsPag
 	case *m.Page != asked:
 		return decodedMetricsPage{}, fmt.Errorf("the server answered page %d when page %d was asked for; it is not advancing through pages: %w", *m.Page, asked, ErrNotAdvancing)
 	}
-	recs, err := decodeArray[OrgMetric](*m.Results, keepRaw)
+	recs, err := decodeArray[OrgMetric](m.Results, keepRaw)
 	if err != nil {
 		return decodedMetricsPage{}, fmt.Errorf("results: %w", err)
 	}

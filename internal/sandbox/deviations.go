@@ -18,6 +18,7 @@ import (
 //	                     at the front, then this page is served: pages answered out of order around
 //	                     an insert, as a concurrent read meets them
 //	EqualOrgMetrics      every org-metric record is served as the same all-null record
+//	IgnoreStatusFilter   the memberships status filter is ignored: every status is served
 //	BrokenTextPages      on these pages of memberships, payments and groups, the first record's text
 //	                     field (display_name, channel, name) starts with an unpaired surrogate escape
 //	                     (\ud83d) and the second record's with an invalid UTF-8 byte (0xff)

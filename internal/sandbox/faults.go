@@ -54,6 +54,7 @@ type Faults struct {
 	OutOfOrderWait       time.Duration
 	EqualOrgMetrics      bool
 	BrokenTextPages      []int
+	IgnoreStatusFilter   bool
 }
 
 // action is what the fault layer decided for one attempt.

@@ -83,6 +83,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	}
 
 	pq.size = f.servedSize(ep, pq.size)
+	if f.IgnoreStatusFilter {
+		pq.status = nil
+	}
 	if !s.holdForOutOfOrderInsert(ctx, ep, requested, f) {
 		return statusNoResponse
 	}
