@@ -138,6 +138,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	ignoreCount := fs.String("ignore-count", "", "deviation: comma-separated `endpoints` (memberships, payments, groups, org_metrics) that ignore count/limit and serve the default page size")
 	fs.IntVar(&f.PastEndStatus, "past-end-status", 0, "deviation: a page past the end of a list answers this HTTP `status` (e.g. 404) instead of [] (0: off)")
 	fs.IntVar(&f.OutOfOrderInsertPage, "out-of-order-insert-page", 0, "deviation: the first request for this `page` waits until the next page is served, then -insert-count records are inserted at the front (0: off)")
+	fs.BoolVar(&f.IgnoreStatusFilter, "ignore-status-filter", false, "deviation: ignore the memberships status filter and serve every status")
 	fs.BoolVar(&f.EqualOrgMetrics, "equal-org-metrics", false, "deviation: serve every org metrics record as the same all-null record")
 	brokenText := fs.String("broken-text-pages", "", "deviation: comma-separated page `numbers` whose first two records carry an unpaired surrogate and an invalid UTF-8 byte")
 

@@ -52,10 +52,10 @@ func TestFlags(t *testing.T) {
 		t.Fatalf("parsed %+v, %v", c, err)
 	}
 	c, err = parseFlags([]string{"-page-size-cap", "250", "-ignore-count", "payments, groups", "-past-end-status", "404",
-		"-out-of-order-insert-page", "2", "-insert-count", "7", "-equal-org-metrics", "-broken-text-pages", "1,3"}, io.Discard)
+		"-out-of-order-insert-page", "2", "-insert-count", "7", "-equal-org-metrics", "-broken-text-pages", "1,3", "-ignore-status-filter"}, io.Discard)
 	f := c.opts.Faults
 	if err != nil || f.PageSizeCap != 250 || strings.Join(f.IgnoreCount, ",") != "payments,groups" || f.PastEndStatus != 404 ||
-		f.OutOfOrderInsertPage != 2 || f.InsertCount != 7 || !f.EqualOrgMetrics || fmt.Sprint(f.BrokenTextPages) != "[1 3]" {
+		f.OutOfOrderInsertPage != 2 || f.InsertCount != 7 || !f.EqualOrgMetrics || fmt.Sprint(f.BrokenTextPages) != "[1 3]" || !f.IgnoreStatusFilter {
 		t.Fatalf("deviation flags parsed as %+v, %v", f, err)
 	}
 	for _, bad := range [][]string{{"-addr", "0.0.0.0:0"}, {"-only-pages", "x"}, {"-token", ""}, {"extra"},

@@ -60,6 +60,12 @@ func TestServerIgnoresCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
+	// Org metrics ignoring limit (serving 25) say so in totalPages.
+	sb2, base2 := startSandbox(t, sandbox.Options{Seed: 12, OrgMetrics: 130, Faults: sandbox.Faults{IgnoreCount: []string{sandbox.EndpointOrgMetrics}}})
+	om, err := newClient(t, Config{BaseURL: base2}).OrgMetrics(context.Background(), ListOptions{})
+	if err != nil || len(om.Results) != 130 || om.TotalPages != 6 || sb2.Requests("org_metrics") != 6 {
+		t.Fatalf("org metrics ignoring limit: %d results, totalPages %d, %d requests, %v", len(om.Results), om.TotalPages, sb2.Requests("org_metrics"), err)
+	}
 }
 
 // A server that answers a page past the end with 400, 404 or 416 instead of

@@ -142,3 +142,12 @@ func TestBrokenTextPages(t *testing.T) {
 		}
 	}
 }
+
+func TestIgnoreStatusFilter(t *testing.T) {
+	t.Parallel()
+	s, base := start(t, Options{Seed: 9, Memberships: 40, Faults: Faults{IgnoreStatusFilter: true}})
+	got := decodeArray(t, get(t, base, paths[EndpointMemberships], q("status", "100", "count", "100")))
+	if !equalRecords(got, s.MembershipsJSON(nil)) {
+		t.Fatalf("status=100 ignored: %d records, want all 40", len(got))
+	}
+}
