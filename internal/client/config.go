@@ -23,6 +23,9 @@ const (
 
 	// MaxCount is the largest `count` the count-style endpoints accept.
 	MaxCount = 1000
+	// DefaultCount is the page size of a count-style endpoint that is not
+	// given one: what a server that ignores count serves.
+	DefaultCount = 50
 	// MaxLimit is the largest `limit` the metadata endpoints accept.
 	MaxLimit = 100
 )

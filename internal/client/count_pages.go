@@ -88,6 +88,8 @@ type countReader[T any, PT interface {
 	longest    int // the most records one page held so far
 	fullPages  int // full pages so far: the slow start grows with them
 	prevShort  bool
+	prevStale  bool // the last page held only records read before
+	count      int  // the count sent: req.size, or what a short page 1 held
 	concurrent bool // more than one page was allowed in flight
 	rereading  bool // this is the one-page-at-a-time read after a change
 	firstKeys  []string
@@ -104,7 +106,7 @@ func newCountReader[T any, PT interface {
 		ctx: ctx, c: c, req: req, keepRaw: keepRaw, maxInFlight: maxInFlight,
 		acc:      newAccumulator[T, PT](),
 		digests:  map[uint64]int{},
-		pageSize: req.size,
+		pageSize: req.size, count: req.size,
 	}
 }
 
@@ -159,7 +161,7 @@ func pageKeys[T any, PT interface {
 // fetch gets and decodes one page. It runs concurrently with other pages.
 func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T], error) {
 	q := r.req
-	q.page = page
+	q.page, q.size = page, r.count
 	body, err := r.c.fetch(ctx, q)
 	if err != nil {
 		return decodedPage[T]{}, err
@@ -175,13 +177,15 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 // step takes the pages in order; see countReader for the rules.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
 	if fetchErr != nil {
-		if page > 1 && refusesPageAfterEnd(fetchErr) {
-			if !r.prevShort {
-				r.c.cfg.Logger.Warn(r.ctx, "a page after a full page was refused; taking the full page as the last", map[string]any{
-					"endpoint": r.req.endpoint, "page": page, "error": fetchErr.Error(),
-				})
-			}
+		// Only a short page's confirmation may be refused: after a full
+		// page, a refusal cannot be told from a server that stops serving
+		// in the middle of the list.
+		if r.prevShort && refusesPageAfterEnd(fetchErr) {
 			return pagePlan{done: true}, nil
+		}
+		if page > 1 && refusesPageAfterEnd(fetchErr) {
+			return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Err: fetchErr, Reason: fmt.Sprintf(
+				"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
 		}
 		return pagePlan{}, fetchErr
 	}
@@ -208,14 +212,23 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		r.changedAt = page
 		return pagePlan{}, errDataChanged
 	}
-	if fresh == 0 && n >= r.pageSize {
-		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "every record on this full page was already read on earlier pages", Err: ErrNotAdvancing}
+	if fresh == 0 && (n >= r.pageSize || r.prevStale) {
+		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "every record on this page was already read on earlier pages, as on the page before or on a full page", Err: ErrNotAdvancing}
 	}
+	r.prevStale = fresh == 0
 	last := r.c.cfg.MaxPages
 	if n < r.pageSize {
 		// Only the confirmation page. It may go one past the cap: a read
 		// whose last page is MaxPages is not runaway paging.
 		r.prevShort = true
+		if page == 1 {
+			// Ask for the rest in pages of what the server served: if it
+			// caps count, page 2 then starts after page 1's last record
+			// whether it places pages by the count asked or by the count
+			// served; if page 1 was the whole list, page 2 is empty either
+			// way. Nothing else is in flight: page 1 was fetched alone.
+			r.count = n
+		}
 		if page == last {
 			last++
 		}
@@ -255,6 +268,10 @@ func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, 
 	again, err := r.fetch(r.ctx, 1)
 	if err != nil {
 		return pagePlan{}, err
+	}
+	if again.digest == p.digest && len(p.records) == DefaultCount && r.req.size != DefaultCount {
+		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: 2, Err: ErrNotAdvancing, Reason: fmt.Sprintf(
+			"the server serves the same %d records (the API's default count) whatever page and count are asked for: the rest of the list, if any, cannot be read", DefaultCount)}
 	}
 	if again.digest == p.digest {
 		r.c.cfg.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -60,16 +61,19 @@ func TestServerIgnoresCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
-	// Org metrics ignoring limit (serving 25) say so in totalPages.
+	// Org metrics ignoring limit (serving 25 of 100): pages short of the
+	// limit before the last make the read confirm the end past totalPages.
 	sb2, base2 := startSandbox(t, sandbox.Options{Seed: 12, OrgMetrics: 130, Faults: sandbox.Faults{IgnoreCount: []string{sandbox.EndpointOrgMetrics}}})
 	om, err := newClient(t, Config{BaseURL: base2}).OrgMetrics(context.Background(), ListOptions{})
-	if err != nil || len(om.Results) != 130 || om.TotalPages != 6 || sb2.Requests("org_metrics") != 6 {
+	if err != nil || len(om.Results) != 130 || om.TotalPages != 6 || sb2.Requests("org_metrics") != 7 {
 		t.Fatalf("org metrics ignoring limit: %d results, totalPages %d, %d requests, %v", len(om.Results), om.TotalPages, sb2.Requests("org_metrics"), err)
 	}
 }
 
 // A server that answers a page past the end with 400, 404 or 416 instead of
-// an empty page: the page before is the last, whether it was short or full.
+// an empty page: after a short page, the short page is the last; after a
+// full page, the refusal cannot be told from a server that stops serving in
+// the middle, so the read fails and says why.
 func TestPageAfterTheEndRefused(t *testing.T) {
 	t.Parallel()
 	for _, status := range []int{http.StatusBadRequest, http.StatusNotFound, http.StatusRequestedRangeNotSatisfiable} {
@@ -79,14 +83,17 @@ func TestPageAfterTheEndRefused(t *testing.T) {
 				log := &recordingLogger{}
 				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc, Logger: log})
 				ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+				if n%10 == 0 {
+					pe := requirePageError(t, err, "memberships", 11)
+					if ms != nil || requireAPIError(t, err, status).Page != 11 || !strings.Contains(pe.Error(), "after the full page 10 was refused") {
+						t.Fatalf("HTTP %d after a full last page: %d records, %v", status, len(ms), err)
+					}
+					continue
+				}
 				if err != nil {
 					t.Fatalf("HTTP %d, %d records, concurrency %d: %v", status, n, conc, err)
 				}
 				equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
-				// After a full last page the end is not confirmed: say so.
-				if got, want := len(log.find("after a full page was refused")), map[bool]int{true: 1, false: 0}[n%10 == 0]; got != want {
-					t.Fatalf("HTTP %d, %d records: %d warnings, want %d", status, n, got, want)
-				}
 			}
 		}
 	}
@@ -250,4 +257,69 @@ func TestStatusFilterIgnoredByServer(t *testing.T) {
 	if err != nil || len(all) != 700 {
 		t.Fatalf("%d memberships, %v", len(all), err)
 	}
+}
+
+// A server that caps count at 250 but places pages by the count it is
+// asked for, and answers 404 past the end: after the short page 1 the rest
+// is asked for in pages of 250, so the pages meet and nothing is skipped.
+func TestServerPlacesPagesByAskedCount(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(2345)
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		lo := (a.page - 1) * a.size
+		if a.page > 1 && lo >= len(ids) {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		writeJSON(w, arrayOf(ids[min(lo, len(ids)):min(lo+min(a.size, 250), len(ids))]))
+	})
+	for _, conc := range []int{1, 4} {
+		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: conc})
+		ms, err := c.Memberships(context.Background(), MembershipQuery{})
+		if err != nil {
+			t.Fatalf("concurrency %d: %v", conc, err)
+		}
+		equalIDs(t, "memberships", membershipIDs(ms), ids)
+	}
+}
+
+// A server that answers every page past the end with its last page, in
+// bytes that differ each time: two pages in a row of records already read
+// end the read with an error, not after 100,000 requests.
+func TestRepeatedLastPageIsNotAdvancing(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(23)
+	var n atomic.Int32
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		page := min(a.page, 3)
+		parts := make([]string, 0, 10)
+		for _, id := range pageOf(ids, page, 10) {
+			parts = append(parts, fmt.Sprintf(`{"_id":%q,"served":%d}`, id, n.Add(1)))
+		}
+		writeJSON(w, []byte("["+strings.Join(parts, ",")+"]"))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1, MaxPages: 50})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+	if ms != nil {
+		t.Fatal("partial result")
+	}
+	checkNotAdvancing(t, err, "memberships", 5, "already read")
+	if got := api.count(); got != 5 {
+		t.Fatalf("%d requests before giving up, want 5", got)
+	}
+}
+
+// A server that ignores page and count and always serves the first 50
+// records: its short page 1 is not taken for a whole list, since 50 is what
+// a server that ignores count serves.
+func TestServerIgnoringPageAndCount(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(1234)
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, arrayOf(ids[:50])) })
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	ms, err := c.Memberships(context.Background(), MembershipQuery{})
+	if ms != nil {
+		t.Fatalf("%d records returned", len(ms))
+	}
+	checkNotAdvancing(t, err, "memberships", 2, "default count")
 }

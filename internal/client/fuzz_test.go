@@ -185,7 +185,7 @@ func (s pagingScript) expectPass(concurrent bool) (out []string, ok, changed boo
 	seen := map[string]bool{}
 	bodies := map[string]int{}
 	size, longest := fuzzPageSize, 0
-	prevShort, wentConcurrent := false, false
+	prevShort, prevStale, wentConcurrent := false, false, false
 	for p := 1; ; p++ {
 		if p > fuzzMaxPages && (!prevShort || p > fuzzMaxPages+1) {
 			return nil, false, false // the page cap
@@ -225,9 +225,10 @@ func (s pagingScript) expectPass(concurrent bool) (out []string, ok, changed boo
 		if wentConcurrent && fresh < len(recs) {
 			return nil, false, true
 		}
-		if fresh == 0 && len(recs) >= size {
+		if fresh == 0 && (len(recs) >= size || prevStale) {
 			return nil, false, false
 		}
+		prevStale = fresh == 0
 		prevShort = len(recs) < size
 		wentConcurrent = wentConcurrent || (concurrent && !prevShort)
 	}

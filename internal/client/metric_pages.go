@@ -23,10 +23,13 @@ type decodedMetricsPage struct {
 }
 
 // readMetadataPages reads a limit-style endpoint: page 1 reports totalPages,
-// then the rest are fetched concurrently, since the end is known. An empty
-// results page also ends the read. Metric records have no id, so they are
-// never deduplicated (two equal records are two records); a server that
-// repeats pages is caught by the page number it echoes and by totalPages.
+// then the rest are fetched concurrently, since the end is known. Pages
+// before totalPages that come back empty must stay empty to the end (else
+// the read fails); a server that serves fewer results than asked for on a
+// page before the last is read past totalPages to an empty page, since it
+// may count totalPages on the limit asked for. Metric records have no id,
+// so they are never deduplicated (two equal records are two records); a
+// server that repeats pages is caught by the page number it echoes.
 func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw bool) (*OrgMetrics, error) {
 	start := time.Now()
 	fetch := func(ctx context.Context, page int) (decodedMetricsPage, error) {
@@ -46,6 +49,8 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 
 	acc := newAccumulator[OrgMetric]()
 	total, firstTotal := 0, 0
+	emptyAt := 0        // the first page before totalPages that came back empty
+	servesLess := false // a page before the last held fewer results than asked for
 	step := func(page int, p decodedMetricsPage, fetchErr error) (pagePlan, error) {
 		if fetchErr != nil {
 			return pagePlan{}, fetchErr
@@ -58,9 +63,32 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 			firstTotal = p.totalPages
 		}
 		total = max(total, p.totalPages)
+		n := len(p.records)
+		if n > 0 && emptyAt > 0 {
+			return pagePlan{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: fmt.Sprintf(
+				"page %d came back empty, yet this later page holds results: the server's pages do not agree with its totalPages", emptyAt)}
+		}
+		if n == 0 && page < total && emptyAt == 0 {
+			// Records deleted during the read, or a server at odds with
+			// itself: the pages up to totalPages say which.
+			emptyAt = page
+		}
+		if n > 0 && n < req.size && page < total && !servesLess {
+			// totalPages may have been counted on the limit asked for, not
+			// on what the server serves: read on past it to an empty page.
+			servesLess = true
+			c.cfg.Logger.Warn(ctx, "the server serves fewer results per page than asked for; reading past totalPages until an empty page", map[string]any{
+				"endpoint": req.endpoint, "page": page, "asked": req.size, "served": n, "total_pages": total,
+			})
+		}
 		acc.keep(p.records, keepRaw)
-		done := len(p.records) == 0 || page >= total
-		return pagePlan{done: done, window: c.cfg.MaxConcurrency, last: total}, nil
+		switch {
+		case page < total:
+			return pagePlan{window: c.cfg.MaxConcurrency, last: total}, nil
+		case n > 0 && servesLess && page < c.cfg.MaxPages:
+			return pagePlan{window: 1, last: page + 1}, nil
+		}
+		return pagePlan{done: true}, nil
 	}
 	pages, _, err := readPages(ctx, c.cfg.MaxConcurrency, pagePlan{window: 1, last: 1}, fetch, step)
 	if err != nil {

@@ -155,8 +155,10 @@ func TestOrgMetricsFollowsGrowingTotalPages(t *testing.T) {
 	}
 }
 
-// An empty results page ends the read before totalPages.
-func TestOrgMetricsEmptyPageEndsRead(t *testing.T) {
+// An empty results page before totalPages (records deleted during the read)
+// is followed by empty pages to totalPages: the read ends there. A later
+// page with results after an empty one is a server at odds with itself.
+func TestOrgMetricsEmptyPageBeforeTotalPages(t *testing.T) {
 	t.Parallel()
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		if a.page >= 3 {
@@ -171,8 +173,49 @@ func TestOrgMetricsEmptyPageEndsRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	equalIDs(t, "keys", metricKeys(om.Results), []string{"1", "2"})
-	if api.count() != 3 {
-		t.Fatalf("%d requests", api.count())
+	if api.count() != 5 {
+		t.Fatalf("%d requests, want 5 (to totalPages)", api.count())
+	}
+	gap := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if a.page == 2 {
+			writeJSON(w, metadataBody(a.page, 1, 3))
+			return
+		}
+		writeJSON(w, metadataBody(a.page, 1, 3, a.page))
+	})
+	for _, conc := range []int{1, 4} {
+		c := newClient(t, Config{BaseURL: gap.URL, Token: testToken, MaxConcurrency: conc})
+		om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
+		if om != nil || requirePageError(t, err, "org_metrics", 3) == nil || !strings.Contains(err.Error(), "page 2 came back empty") {
+			t.Fatalf("concurrency %d: %+v, %v", conc, om, err)
+		}
+	}
+}
+
+// A server that serves fewer results than asked for while counting
+// totalPages on the limit asked for: the read goes past totalPages to an
+// empty page and misses nothing.
+func TestOrgMetricsServerServesLessThanLimit(t *testing.T) {
+	t.Parallel()
+	const records, served, asked = 23, 4, 10
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		var keys []int
+		for k := (a.page - 1) * served; k < min(a.page*served, records); k++ {
+			keys = append(keys, k)
+		}
+		writeJSON(w, metadataBody(a.page, asked, (records+asked-1)/asked, keys...))
+	})
+	log := &recordingLogger{}
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, Logger: log})
+	om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: asked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(om.Results) != records || len(log.find("fewer results per page than asked")) != 1 {
+		t.Fatalf("%d results, want %d; warnings %v", len(om.Results), records, log.find("fewer results"))
+	}
+	if n := api.count(); n != 7 { // 6 pages of results, then the empty 7th
+		t.Fatalf("%d requests, want 7", n)
 	}
 }
 

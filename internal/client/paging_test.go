@@ -76,8 +76,14 @@ func TestCountPagingRequestCounts(t *testing.T) {
 				// Every page the read needed was asked for with the page size.
 				seen := map[string]map[int]bool{}
 				for _, r := range sb.RequestLog() {
-					if r.Query.Get("count") != "1000" {
-						t.Fatalf("%s page %s sent count=%q", r.Endpoint, r.Query.Get("page"), r.Query.Get("count"))
+					// After a short page 1 of n records, the rest is asked
+					// for in pages of n.
+					want := "1000"
+					if n > 0 && n < 1000 && r.Query.Get("page") != "1" {
+						want = strconv.Itoa(n)
+					}
+					if r.Query.Get("count") != want {
+						t.Fatalf("%s page %s sent count=%q, want %s", r.Endpoint, r.Query.Get("page"), r.Query.Get("count"), want)
 					}
 					if r.Query.Has("limit") {
 						t.Fatalf("count endpoint got limit")

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -86,6 +87,8 @@ func exponentialJitter(minWait, maxWait time.Duration, attempt int) time.Duratio
 	return half + rand.N(half+1)
 }
 
+const maxRetryAfterSeconds = math.MaxInt64 / int64(time.Second)
+
 // parseRetryAfter reads delay-seconds or an HTTP date; a date in the past
 // means no wait.
 func parseRetryAfter(v string) (time.Duration, bool) {
@@ -97,9 +100,9 @@ func parseRetryAfter(v string) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		if secs > int64(24*time.Hour/time.Second) {
-			secs = int64(24 * time.Hour / time.Second)
-		}
+		// Only as long as a Duration can hold: the wait is reported as the
+		// server asked it, and refused when over MaxRetryWait.
+		secs = min(secs, maxRetryAfterSeconds)
 		return time.Duration(secs) * time.Second, true
 	}
 	when, err := http.ParseTime(v)

@@ -327,7 +327,8 @@ func TestParseRetryAfter(t *testing.T) {
 		{"-1", 0, false},
 		{"1.5", 0, false},
 		{"soon", 0, false},
-		{"99999999999", 24 * time.Hour, true},
+		{"86401", 86401 * time.Second, true},
+		{"99999999999", time.Duration(maxRetryAfterSeconds) * time.Second, true},
 		{"Wed, 21 Oct 2015 07:28:00 GMT", 0, true}, // in the past
 	}
 	for _, c := range cases {

@@ -88,7 +88,7 @@ func readWithTimeout(ctx context.Context, limit time.Duration, read func(context
 	ctx, cancel := context.WithTimeoutCause(ctx, limit, errReadTimeout)
 	defer cancel()
 	state, err := read(ctx)
-	if err != nil && errors.Is(context.Cause(ctx), errReadTimeout) {
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(ctx), errReadTimeout) {
 		return nil, fmt.Errorf("the read did not finish within its read timeout of %s: raise it with `timeouts { read = \"…\" }` (default %s), or read less (a status filter, include_records = false)",
 			shortDuration(limit), shortDuration(defaultReadTimeout))
 	}
