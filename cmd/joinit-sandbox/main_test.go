@@ -6,13 +6,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -66,29 +66,11 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-// syncBuffer lets the test read what run writes from another goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestRunPrintsURLAndStops(t *testing.T) {
 	t.Parallel()
 	urlFile := filepath.Join(t.TempDir(), "url")
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr testutil.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-path-prefix", "/proxy", "-url-file", urlFile, "-memberships", "3", "-v"}, &stdout, &stderr)

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,24 +19,6 @@ const (
 	testClientID = "app-key-7"
 	testSecret   = "sandbox-secret-Z9"
 )
-
-// syncBuffer lets a test read what run writes from another goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // startSandbox serves the fake API and its OAuth flow on a free loopback
 // port; the auth URL is the returned base URL.
@@ -83,13 +64,13 @@ func testEnv(t *testing.T, secret string) env {
 
 // running is one joinit-token run in the background.
 type running struct {
-	stdout, stderr *syncBuffer
+	stdout, stderr *testutil.SyncBuffer
 	done           chan int
 }
 
 func start(t *testing.T, e env, args ...string) *running {
 	t.Helper()
-	r := &running{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan int, 1)}
+	r := &running{stdout: &testutil.SyncBuffer{}, stderr: &testutil.SyncBuffer{}, done: make(chan int, 1)}
 	go func() { r.done <- e.run(t.Context(), args, strings.NewReader(""), r.stdout, r.stderr) }()
 	return r
 }
