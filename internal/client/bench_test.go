@@ -18,7 +18,7 @@ func BenchmarkDecodeMembershipPage(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeArray[Membership](body, false); err != nil {
+		if _, err := decodeArray[Membership](body, false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,6 +14,10 @@ type ListOptions struct {
 	PageSize int
 	// KeepRaw keeps each record's JSON as the API sent it.
 	KeepRaw bool
+	// Fields, when not nil, are the JSON members to decode of each record
+	// (memberships and payments); the others stay nil and are skipped in
+	// the stream. The record's "_id" is always decoded.
+	Fields []string
 }
 
 // MembershipQuery selects memberships.
@@ -32,8 +36,12 @@ func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membersh
 	if q.Status != nil {
 		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
 	}
-	return get(ctx, c.cache, cacheKey(req, q.KeepRaw), func(ctx context.Context) ([]Membership, error) {
-		return readCountPages[Membership](ctx, c, req, q.KeepRaw)
+	only, err := newFieldMask[Membership](q.Fields)
+	if err != nil {
+		return nil, err
+	}
+	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Membership, error) {
+		return readCountPages[Membership](ctx, c, req, q.KeepRaw, only)
 	})
 }
 
@@ -43,8 +51,12 @@ func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error)
 	if err != nil {
 		return nil, err
 	}
-	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) ([]Payment, error) {
-		return readCountPages[Payment](ctx, c, req, o.KeepRaw)
+	only, err := newFieldMask[Payment](o.Fields)
+	if err != nil {
+		return nil, err
+	}
+	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Payment, error) {
+		return readCountPages[Payment](ctx, c, req, o.KeepRaw, only)
 	})
 }
 
@@ -56,7 +68,7 @@ func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
 		return nil, err
 	}
 	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
-		return readCountPages[Group](ctx, c, req, true)
+		return readCountPages[Group](ctx, c, req, true, nil)
 	})
 }
 
