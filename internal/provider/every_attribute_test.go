@@ -120,10 +120,18 @@ func everyAttribute(t *testing.T, recs apiRecords) (string, []statecheck.StateCh
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for _, c := range cases {
-		if _, set := c.want["timeouts"]; !set {
-			c.want["timeouts"] = nil // no timeouts block: null
-		}
 		parts := strings.Split(c.address, ".")
+		// Arguments a case does not set are null, and so are records
+		// without fields.
+		nullUnlessSet := map[string][]string{
+			"joinit_memberships": {"timeouts", "fields", "records", "membership_types", "membership_names"},
+			"joinit_payments":    {"timeouts", "fields", "records"},
+		}[parts[1]]
+		for _, name := range append(nullUnlessSet, "timeouts") {
+			if _, set := c.want[name]; !set {
+				c.want[name] = nil
+			}
+		}
 		fmt.Fprintf(&config, "data %q %q {\n  %s\n}\n", parts[1], parts[2], c.config)
 		checks = append(checks, stateMatches(c.address, c.want))
 	}
