@@ -1,0 +1,41 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+func TestFilterMemberships(t *testing.T) {
+	t.Parallel()
+	m := func(id string, typ, name *string) client.Membership {
+		return client.Membership{ID: &id, MembershipType: typ, MembershipName: name}
+	}
+	s := func(v string) *string { return &v }
+	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), s("Silver")), m("3", nil, nil), m("4", s("t1"), s("Bronze")), m("5", s("t3"), s("Gold"))}
+	unset := newStringFilter(nil, false)
+	cases := []struct {
+		name         string
+		types, names stringFilter
+		want         []string
+	}{
+		{"no filter", unset, unset, []string{"1", "2", "3", "4", "5"}},
+		{"types", newStringFilter(ptrs("t1", "t3"), true), unset, []string{"1", "4", "5"}},
+		{"names", unset, newStringFilter(ptrs("Gold"), true), []string{"1", "5"}},
+		{"both must match", newStringFilter(ptrs("t1"), true), newStringFilter(ptrs("Gold", "Silver"), true), []string{"1"}},
+		{"none", newStringFilter(ptrs("nope"), true), unset, nil},
+	}
+	for _, tc := range cases {
+		got := filterMemberships(recs, tc.types, tc.names)
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, *r.ID)
+		}
+		if !equalStrings(ids, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, ids, tc.want)
+		}
+	}
+	if *recs[1].ID != "2" || len(recs) != 5 {
+		t.Fatal("filtering changed the records it was given (the client's cache shares them)")
+	}
+}
