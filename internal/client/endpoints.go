@@ -29,6 +29,25 @@ type MembershipQuery struct {
 
 // Memberships reads every membership matching q, in API order.
 func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membership, error) {
+	return readMemberships[Membership](ctx, c, "full", q, q.Fields)
+}
+
+// MembershipSummaries reads every membership matching q, in API order, as
+// summaries: of each record only _id and email are decoded, and
+// membership_type and membership_name when q.Fields names them (to filter
+// by). KeepRaw is ignored. It is the lean read: a summary is a fifth of a
+// Membership, which at a million memberships is most of the read's memory.
+func (c *Client) MembershipSummaries(ctx context.Context, q MembershipQuery) ([]MembershipSummary, error) {
+	q.KeepRaw = false
+	return readMemberships[MembershipSummary](ctx, c, "summary", q, append([]string{"email"}, q.Fields...))
+}
+
+// readMemberships reads memberships as T, decoding the fields named (nil:
+// all). kind tells the record types apart in the cache.
+func readMemberships[T any, PT interface {
+	*T
+	record
+}](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
 	req, err := c.countRequest("memberships", c.cfg.Paths.Memberships, q.PageSize)
 	if err != nil {
 		return nil, err
@@ -36,12 +55,12 @@ func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membersh
 	if q.Status != nil {
 		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
 	}
-	only, err := newFieldMask[Membership](q.Fields)
+	only, err := newFieldMask[T](fields)
 	if err != nil {
 		return nil, err
 	}
-	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Membership, error) {
-		return readCountPages[Membership](ctx, c, req, q.KeepRaw, only)
+	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+kind+"|"+only.key(), func(ctx context.Context) ([]T, error) {
+		return readCountPages[T, PT](ctx, c, req, q.KeepRaw, only)
 	})
 }
 

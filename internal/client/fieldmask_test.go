@@ -148,3 +148,37 @@ func TestMaskedReadsAreCachedApart(t *testing.T) {
 		t.Fatalf("payments with fields [total]: %v, %+v", err, pays)
 	}
 }
+
+// Summaries are the lean read: ids and e-mails, and the type fields only
+// when asked for; they agree with the full read.
+func TestMembershipSummaries(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 10, Memberships: 45})
+	c := newClient(t, Config{BaseURL: url, Token: sandbox.DefaultToken})
+	ctx := context.Background()
+	full, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, err := c.MembershipSummaries(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed, err := c.MembershipSummaries(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 10, Fields: []string{"membership_name"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lean) != len(full) || len(typed) != len(full) {
+		t.Fatalf("%d and %d summaries of %d memberships", len(lean), len(typed), len(full))
+	}
+	for i, m := range full {
+		want := MembershipSummary{ID: m.ID, Email: m.Email}
+		if !reflect.DeepEqual(lean[i], want) {
+			t.Fatalf("summary %d: %+v, want %+v", i, lean[i], want)
+		}
+		want.MembershipName = m.MembershipName
+		if !reflect.DeepEqual(typed[i], want) {
+			t.Fatalf("summary %d with membership_name: %+v, want %+v", i, typed[i], want)
+		}
+	}
+}

@@ -2,7 +2,8 @@ package provider
 
 import (
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
@@ -164,7 +165,10 @@ func readMemberships(ctx context.Context, c *client.Client, args arguments) (any
 		}
 		*f.to = newStringFilter(values, set)
 	}
-	keepRaw := *s.IncludeRawJSON && *s.IncludeRecords
+	if !*s.IncludeRecords {
+		return s.readLean(ctx, c)
+	}
+	keepRaw := *s.IncludeRawJSON
 	if s.chosen != nil {
 		keepRaw = *s.IncludeRawJSON && has(s.chosen, "raw_json")
 	}
@@ -175,45 +179,71 @@ func readMemberships(ctx context.Context, c *client.Client, args arguments) (any
 	if err != nil {
 		return nil, err
 	}
-	s.records = filterMemberships(s.records, s.types, s.names)
+	s.records = filterByType(s.records, s.types, s.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
 	s.ids, s.emails = idsAndEmails(s.records)
 	return &s, nil
 }
 
-// membersToDecode are the JSON members the read needs of each record: ids
-// and e-mails always, the filters' fields, and the chosen attributes'; nil
-// (every member) for full records.
+// readLean reads summaries of the memberships: ids, e-mails and, to filter
+// by, their types; nothing else of a record is decoded.
+func (s *membershipsState) readLean(ctx context.Context, c *client.Client) (any, error) {
+	recs, err := c.MembershipSummaries(ctx, client.MembershipQuery{
+		Status:      s.Status,
+		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), Fields: s.filterMembers()},
+	})
+	if err != nil {
+		return nil, err
+	}
+	recs = filterByType(recs, s.types, s.names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
+	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
+	return s, nil
+}
+
+// membersToDecode are the JSON members a read with fields needs of each
+// record: ids and e-mails always, the filters' fields, and the chosen
+// attributes'; nil (every member) for full records.
 func (s *membershipsState) membersToDecode() []string {
-	if *s.IncludeRecords && s.chosen == nil {
+	if s.chosen == nil {
 		return nil
 	}
-	members := []string{"_id", "email"}
+	members := append([]string{"_id", "email"}, s.filterMembers()...)
+	return append(members, membershipFields.jsonMembers(s.chosen)...)
+}
+
+// filterMembers are the JSON members the type filters read.
+func (s *membershipsState) filterMembers() []string {
+	var members []string
 	if s.types.set {
 		members = append(members, "membership_type")
 	}
 	if s.names.set {
 		members = append(members, "membership_name")
 	}
-	return append(members, membershipFields.jsonMembers(s.chosen)...)
+	return members
 }
 
 // idsAndEmails returns the ids in API order and the distinct non-null
 // e-mails, sorted.
 func idsAndEmails(records []client.Membership) (ids, emails []*string) {
+	return idsAndEmailsOf(records, func(m *client.Membership) (*string, *string) { return m.ID, m.Email })
+}
+
+// idsAndEmailsOf does it for any record type. The e-mails are sorted, then
+// duplicates dropped: at a million memberships a set of the addresses
+// seen would cost tens of megabytes more.
+func idsAndEmailsOf[R any](records []R, get func(*R) (id, email *string)) (ids, emails []*string) {
 	ids = make([]*string, len(records))
-	seen := make(map[string]struct{}, len(records))
 	emails = []*string{}
 	for i := range records {
-		ids[i] = records[i].ID
-		if e := records[i].Email; e != nil {
-			if _, dup := seen[*e]; !dup {
-				seen[*e] = struct{}{}
-				emails = append(emails, e)
-			}
+		id, email := get(&records[i])
+		ids[i] = id
+		if email != nil {
+			emails = append(emails, email)
 		}
 	}
-	sort.Slice(emails, func(i, j int) bool { return *emails[i] < *emails[j] })
-	return ids, emails
+	slices.SortFunc(emails, func(a, b *string) int { return strings.Compare(*a, *b) })
+	emails = slices.CompactFunc(emails, func(a, b *string) bool { return *a == *b })
+	return ids, slices.Clip(emails)
 }
 
 func nonEmpty(s *string) *string {

@@ -1,12 +1,12 @@
 package provider
 
 import (
+	"slices"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // The API filters memberships by status only: its filters by membership
@@ -53,18 +53,18 @@ func (f stringFilter) keeps(v *string) bool {
 	return !f.set || (v != nil && f.in[*v])
 }
 
-// filterMemberships returns the records both filters keep, in order. The
+// filterByType returns the records both filters keep, in order. The
 // records may be the client's cached slice, shared with other data
 // sources of the run: it is never changed in place.
-func filterMemberships(recs []client.Membership, types, names stringFilter) []client.Membership {
+func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (typ, name *string)) []R {
 	if !types.set && !names.set {
 		return recs
 	}
-	out := make([]client.Membership, 0, len(recs)/2)
+	out := make([]R, 0, len(recs)/2)
 	for i := range recs {
-		if types.keeps(recs[i].MembershipType) && names.keeps(recs[i].MembershipName) {
+		if typ, name := typeOf(&recs[i]); types.keeps(typ) && names.keeps(name) {
 			out = append(out, recs[i])
 		}
 	}
-	return out
+	return slices.Clip(out)
 }

@@ -26,7 +26,7 @@ func TestFilterMemberships(t *testing.T) {
 		{"none", newStringFilter(ptrs("nope"), true), unset, nil},
 	}
 	for _, tc := range cases {
-		got := filterMemberships(recs, tc.types, tc.names)
+		got := filterByType(recs, tc.types, tc.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
 		var ids []string
 		for _, r := range got {
 			ids = append(ids, *r.ID)
