@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -152,5 +153,34 @@ func TestAccFields_invalid(t *testing.T) {
   include_records = false
 }`, `(?s)Invalid fields.*include_records = false reads\s+none`),
 		},
+	})
+}
+
+// fields unknown at plan (from a resource not yet created): Terraform reads
+// at apply, once the value is known, and records has the chosen attributes.
+func TestAccFields_unknownAtPlan(t *testing.T) {
+	sb, url := startSandbox(t, sandbox.Options{Seed: 14, Memberships: 12})
+	first := wantMembership(t, sb.MembershipsJSON(nil)[0], false)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "terraform_data" "fields" {
+  input = ["status_name", "id"]
+}
+data "joinit_memberships" "m" {
+  fields = terraform_data.fields.output
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("data.joinit_memberships.m", tfjsonpath.New("records")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records"), knownvalue.ListSizeExact(12)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"id": knownvalue.StringExact(first["id"].(string)), "status_name": knownvalue.StringExact(first["status_name"].(string)),
+				})),
+			},
+		}},
 	})
 }

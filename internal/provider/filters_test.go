@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
@@ -37,5 +40,31 @@ func TestFilterMemberships(t *testing.T) {
 	}
 	if *recs[1].ID != "2" || len(recs) != 5 {
 		t.Fatal("filtering changed the records it was given (the client's cache shares them)")
+	}
+}
+
+func TestOptionalStrings(t *testing.T) {
+	t.Parallel()
+	list := tftypes.List{ElementType: tftypes.String}
+	args := arguments{attrs: map[string]tftypes.Value{
+		"set":          tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, "b"), tftypes.NewValue(tftypes.String, "a")}),
+		"null":         tftypes.NewValue(list, nil),
+		"unknown":      tftypes.NewValue(list, tftypes.UnknownValue),
+		"unknown elem": tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
+		"null elem":    tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, nil)}),
+	}}
+	if got, set, err := args.optionalStrings("set"); err != nil || !set || len(got) != 2 || *got[0] != "b" || *got[1] != "a" {
+		t.Errorf("set: %v %v %v", got, set, err)
+	}
+	for _, name := range []string{"null", "absent"} {
+		if got, set, err := args.optionalStrings(name); err != nil || set || got != nil {
+			t.Errorf("%s: %v %v %v", name, got, set, err)
+		}
+	}
+	for _, name := range []string{"unknown", "unknown elem", "null elem"} {
+		var bad *argError
+		if _, _, err := args.optionalStrings(name); !errors.As(err, &bad) || bad.attr != name {
+			t.Errorf("%s: error %v, want an argError", name, err)
+		}
 	}
 }
