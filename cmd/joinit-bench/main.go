@@ -21,6 +21,7 @@ func main() {
 	skipClient := flag.Bool("skip-client", false, "skip the client table")
 	skipPlan := flag.Bool("skip-plan", false, "skip the terraform plan tables")
 	cases := flag.String("cases", "all", "comma-separated plan cases against the anchor: full, lean, fields (or all)")
+	anchor := flag.Bool("anchor", true, "measure the anchor (jsondecode of the same records) and the ratios to it")
 	leanSizes := flag.String("lean-sizes", "1000000", "comma-separated numbers of memberships for the lean read alone, without the anchor (empty: none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: joinit-bench [flags]\n\nPrints the scale benchmark tables (see GNUmakefile's bench target).\n\n")
@@ -49,7 +50,7 @@ func main() {
 	if !*skipPlan {
 		selected, err := selectCases(*cases)
 		check(err)
-		check(planTable(os.Stdout, "terraform plan reading all N memberships (fresh directory each run)", ns, selected, true))
+		check(planTable(os.Stdout, "terraform plan reading all N memberships (fresh directory each run)", ns, selected, *anchor))
 		if *leanSizes != "" {
 			big, err := parseInts(*leanSizes)
 			check(err)
