@@ -24,6 +24,23 @@ func BenchmarkDecodeMembershipPage(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeMembershipPageLean decodes the same page as the lean read
+// does: summaries, _id and email only.
+func BenchmarkDecodeMembershipPageLean(b *testing.B) {
+	body := benchPage(1000)
+	only, err := newFieldMask[MembershipSummary]([]string{"email"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeArray[MembershipSummary](body, false, only); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkReadMemberships reads 100,000 memberships from the sandbox with
 // no latency: the client's CPU cost of a large read.
 func BenchmarkReadMemberships100k(b *testing.B) {
