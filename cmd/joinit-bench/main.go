@@ -19,7 +19,10 @@ func main() {
 	latencies := flag.String("latencies", "0,50ms", "comma-separated sandbox latencies for the client table")
 	concs := flag.String("concurrency", "1,4,8", "comma-separated max_concurrent_requests for the client table")
 	skipClient := flag.Bool("skip-client", false, "skip the client table")
-	skipPlan := flag.Bool("skip-plan", false, "skip the terraform plan table")
+	skipPlan := flag.Bool("skip-plan", false, "skip the terraform plan tables")
+	cases := flag.String("cases", "all", "comma-separated plan cases against the anchor: full, lean, fields (or all)")
+	anchor := flag.Bool("anchor", true, "measure the anchor (jsondecode of the same records) and the ratios to it")
+	leanSizes := flag.String("lean-sizes", "1000000", "comma-separated numbers of memberships for the lean read alone, without the anchor (empty: none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: joinit-bench [flags]\n\nPrints the scale benchmark tables (see GNUmakefile's bench target).\n\n")
 		flag.PrintDefaults()
@@ -45,7 +48,17 @@ func main() {
 		check(clientTable(os.Stdout, ns, ls, cs))
 	}
 	if !*skipPlan {
-		check(planTable(os.Stdout, ns))
+		selected, err := selectCases(*cases)
+		check(err)
+		check(planTable(os.Stdout, "terraform plan reading all N memberships (fresh directory each run)", ns, selected, *anchor))
+		if *leanSizes != "" {
+			big, err := parseInts(*leanSizes)
+			check(err)
+			lean, _ := selectCases("lean")
+			check(planTable(os.Stdout, "the lean read of a large organization (no anchor: jsondecode of it alone takes minutes)", big, lean, false))
+		}
+		fmt.Println("Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 400 MB; lean ≤ 0.05× anchor wall, provider < 100 MB;")
+		fmt.Println("fields (3 attributes) ≤ 0.10× anchor wall. At N=1000000: lean plan ≤ 25 s, provider < 600 MB.")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -21,9 +22,41 @@ type planRun struct {
 	providerKB  int64 // peak RSS of the provider process (0: none ran)
 }
 
-// planTable times terraform plan of full and lean reads of N memberships
-// against the anchor: Terraform decoding the same records from a file.
-func planTable(out io.Writer, ns []int) error {
+// planCase is one configuration measured against the anchor.
+type planCase struct{ name, short, config string }
+
+// planCases are the measured reads, by their -cases names.
+var planCases = []planCase{
+	{"full records", "full", "data \"joinit_memberships\" \"all\" {}\noutput \"n\" { value = length(data.joinit_memberships.all.memberships) }\n"},
+	{"lean read", "lean", "data \"joinit_memberships\" \"all\" {\n  include_records = false\n}\noutput \"n\" { value = length(data.joinit_memberships.all.ids) }\n"},
+	{"fields: email, membership_name, status", "fields", "data \"joinit_memberships\" \"all\" {\n  fields = [\"email\", \"membership_name\", \"status\"]\n}\noutput \"n\" { value = length(data.joinit_memberships.all.records) }\n"},
+}
+
+// selectCases picks planCases by short name; "all" is every one.
+func selectCases(names string) ([]planCase, error) {
+	if names == "all" {
+		return planCases, nil
+	}
+	var out []planCase
+	for _, n := range strings.Split(names, ",") {
+		found := false
+		for _, c := range planCases {
+			if c.short == strings.TrimSpace(n) {
+				out, found = append(out, c), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown case %q (full, lean, fields)", n)
+		}
+	}
+	return out, nil
+}
+
+// planTable times terraform plan of the cases at each N, against the
+// anchor (Terraform decoding the same records from a file) when withAnchor.
+// Without it (sizes where the anchor alone would take minutes and
+// gigabytes) the ratio columns are "-".
+func planTable(out io.Writer, title string, ns []int, cases []planCase, withAnchor bool) error {
 	tmp, err := os.MkdirTemp("", "joinit-bench-")
 	if err != nil {
 		return err
@@ -40,29 +73,30 @@ func planTable(out io.Writer, ns []int) error {
 		return err
 	}
 
-	fmt.Fprintln(out, "## terraform plan reading all N memberships (fresh directory each run)")
+	fmt.Fprintln(out, "## "+title)
 	fmt.Fprintln(out)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	fmt.Fprintln(w, "N\tcase\twall\tterraform peak RSS\tprovider peak RSS\twall/anchor\tRSS/anchor\t")
 	for _, n := range ns {
 		sb := sandbox.New(sandbox.Options{Seed: 7, Memberships: n})
 		url := sb.Start()
-		anchorDir := filepath.Join(tmp, fmt.Sprintf("anchor-%d", n))
-		if err := writeAnchor(anchorDir, sb); err != nil {
-			sb.Close()
-			return err
+		var anchor *planRun
+		if withAnchor {
+			anchorDir := filepath.Join(tmp, fmt.Sprintf("anchor-%d", n))
+			if err := writeAnchor(anchorDir, sb); err != nil {
+				sb.Close()
+				return err
+			}
+			a, err := plan(anchorDir, cliConfig, url)
+			if err != nil {
+				sb.Close()
+				return fmt.Errorf("anchor plan, N=%d: %w", n, err)
+			}
+			anchor = &a
+			row(w, n, "anchor: jsondecode(file)", a, anchor)
 		}
-		anchor, err := plan(anchorDir, cliConfig, url)
-		if err != nil {
-			sb.Close()
-			return fmt.Errorf("anchor plan, N=%d: %w", n, err)
-		}
-		row(w, n, "anchor: jsondecode(file)", anchor, anchor)
-		for _, c := range []struct{ name, config string }{
-			{"full records", "data \"joinit_memberships\" \"all\" {}\noutput \"n\" { value = length(data.joinit_memberships.all.memberships) }\n"},
-			{"lean read", "data \"joinit_memberships\" \"all\" {\n  include_records = false\n}\noutput \"n\" { value = length(data.joinit_memberships.all.ids) }\n"},
-		} {
-			dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", c.name[:4], n))
+		for _, c := range cases {
+			dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", c.short, n))
 			if err := writeConfig(dir, providerHeader()+c.config); err != nil {
 				sb.Close()
 				return err
@@ -79,13 +113,16 @@ func planTable(out io.Writer, ns []int) error {
 	}
 	w.Flush()
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 400 MB; lean ≤ 0.05× anchor wall.")
 	return nil
 }
 
-func row(w io.Writer, n int, name string, r, anchor planRun) {
-	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%.3f\t%.2f\t\n", n, name, round(r.wall), mb(r.terraformKB), mb(r.providerKB),
-		float64(r.wall)/float64(anchor.wall), float64(max(r.terraformKB, r.providerKB))/float64(anchor.terraformKB))
+func row(w io.Writer, n int, name string, r planRun, anchor *planRun) {
+	wallRatio, rssRatio := "-", "-"
+	if anchor != nil {
+		wallRatio = fmt.Sprintf("%.3f", float64(r.wall)/float64(anchor.wall))
+		rssRatio = fmt.Sprintf("%.2f", float64(max(r.terraformKB, r.providerKB))/float64(anchor.terraformKB))
+	}
+	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", n, name, round(r.wall), mb(r.terraformKB), mb(r.providerKB), wallRatio, rssRatio)
 }
 
 func mb(kb int64) string {

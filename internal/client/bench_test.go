@@ -18,7 +18,24 @@ func BenchmarkDecodeMembershipPage(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeArray[Membership](body, false); err != nil {
+		if _, err := decodeArray[Membership](body, false, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeMembershipPageLean decodes the same page as the lean read
+// does: summaries, _id and email only.
+func BenchmarkDecodeMembershipPageLean(b *testing.B) {
+	body := benchPage(1000)
+	only, err := newFieldMask[MembershipSummary]([]string{"email"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeArray[MembershipSummary](body, false, only); err != nil {
 			b.Fatal(err)
 		}
 	}

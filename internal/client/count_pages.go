@@ -28,16 +28,16 @@ var errDataChanged = errors.New("the data changed during the read")
 func readCountPages[T any, PT interface {
 	*T
 	record
-}](ctx context.Context, c *Client, req pageRequest, keepRaw bool) ([]T, error) {
+}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only fieldMask) ([]T, error) {
 	start := time.Now()
-	r := newCountReader[T, PT](ctx, c, req, keepRaw, c.cfg.MaxConcurrency)
+	r := newCountReader[T, PT](ctx, c, req, keepRaw, only, c.cfg.MaxConcurrency)
 	err := r.read()
 	reread := false
 	if errors.Is(err, errDataChanged) {
 		c.cfg.Logger.Warn(ctx, "the data changed during a concurrent read (a record was served on two pages); reading again from page 1, one page at a time", map[string]any{
 			"endpoint": req.endpoint, "page": r.changedAt,
 		})
-		r = newCountReader[T, PT](ctx, c, req, keepRaw, 1)
+		r = newCountReader[T, PT](ctx, c, req, keepRaw, only, 1)
 		r.rereading = true
 		err = r.read()
 		reread = true
@@ -80,6 +80,7 @@ type countReader[T any, PT interface {
 	c           *Client
 	req         pageRequest
 	keepRaw     bool
+	only        fieldMask // the fields decoded; nil: all
 	maxInFlight int
 	acc         *accumulator[T, PT]
 	digests     map[uint64]int // page digest -> first page it was seen on
@@ -101,9 +102,9 @@ type countReader[T any, PT interface {
 func newCountReader[T any, PT interface {
 	*T
 	record
-}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, maxInFlight int) *countReader[T, PT] {
+}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only fieldMask, maxInFlight int) *countReader[T, PT] {
 	return &countReader[T, PT]{
-		ctx: ctx, c: c, req: req, keepRaw: keepRaw, maxInFlight: maxInFlight,
+		ctx: ctx, c: c, req: req, keepRaw: keepRaw, only: only, maxInFlight: maxInFlight,
 		acc:      newAccumulator[T, PT](),
 		digests:  map[uint64]int{},
 		pageSize: req.size, count: req.size,
@@ -167,7 +168,7 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 		return decodedPage[T]{}, err
 	}
 	body = r.c.repairText(ctx, body, r.req.endpoint, page)
-	recs, err := decodeArray[T, PT](body, r.keepRaw)
+	recs, err := decodeArray[T, PT](body, r.keepRaw, r.only)
 	if err != nil {
 		return decodedPage[T]{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "the response could not be decoded", Err: err}
 	}

@@ -28,11 +28,12 @@ type decodedRecord[T any] struct {
 	raw []byte
 }
 
-// decodeArray decodes a JSON array page one element at a time.
+// decodeArray decodes a JSON array page one element at a time: every field
+// of each record, or with a mask only the masked ones.
 func decodeArray[T any, PT interface {
 	*T
 	record
-}](body []byte, keepRaw bool) ([]decodedRecord[T], error) {
+}](body []byte, keepRaw bool, only fieldMask) ([]decodedRecord[T], error) {
 	if isJSONNull(body) {
 		return nil, nil // an empty list, as servers that encode an empty slice as null send it
 	}
@@ -59,7 +60,13 @@ func decodeArray[T any, PT interface {
 		// its bytes are sliced from the body by offset when needed.
 		start := dec.InputOffset()
 		var d decodedRecord[T]
-		if err := jsonv2.UnmarshalDecode(dec, &d.rec); err != nil {
+		var err error
+		if only != nil {
+			err = decodeMasked(dec, &d.rec, only)
+		} else {
+			err = jsonv2.UnmarshalDecode(dec, &d.rec)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
 		}
 		if keepRaw {

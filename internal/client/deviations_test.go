@@ -252,6 +252,22 @@ func TestStatusFilterIgnoredByServer(t *testing.T) {
 	if len(warns) != 1 || warns[0].fields["left_out"] != 700-len(want) {
 		t.Fatalf("warnings %+v, want one leaving out %d", warns, 700-len(want))
 	}
+	// The lean read and a read of chosen fields check the status too, even
+	// when status is not among the fields.
+	sums, err := c.MembershipSummaries(context.Background(), MembershipQuery{Status: int64Ptr(100), ListOptions: ListOptions{PageSize: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sumIDs := make([]string, len(sums))
+	for i, m := range sums {
+		sumIDs[i] = deref(m.ID)
+	}
+	equalIDs(t, "active summaries", sumIDs, want)
+	chosen, err := c.Memberships(context.Background(), MembershipQuery{Status: int64Ptr(100), ListOptions: ListOptions{PageSize: 100, Fields: []string{"email"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "active, chosen fields", membershipIDs(chosen), want)
 	// Without a filter nothing is left out.
 	all, err := c.Memberships(context.Background(), MembershipQuery{})
 	if err != nil || len(all) != 700 {

@@ -18,8 +18,11 @@ const fuzzPageSize = 3
 
 // decodeFuzzPage is the page decoder under test, with raw JSON kept.
 func decodeFuzzPage(body []byte) ([]decodedRecord[Membership], error) {
-	return decodeArray[Membership](body, true)
+	return decodeArray[Membership](body, true, nil)
 }
+
+// leanMask is the lean read's mask: ids and e-mails.
+var leanMask, _ = newFieldMask[Membership]([]string{"email"})
 
 // FuzzDecodeCountPage feeds arbitrary bytes to the count-style page decoder
 // and the accumulator. It must never panic, and what it accepts must be a
@@ -61,6 +64,17 @@ func FuzzDecodeCountPage(f *testing.F) {
 		}
 		if len(elems) != len(recs) {
 			t.Fatalf("%d records from an array of %d", len(recs), len(elems))
+		}
+		// The lean decoder accepts whatever the full one does, and agrees
+		// on the fields it decodes.
+		lean, err := decodeArray[Membership](body, false, leanMask)
+		if err != nil || len(lean) != len(recs) {
+			t.Fatalf("the lean decoder got %d records (%v) where the full one got %d", len(lean), err, len(recs))
+		}
+		for i := range lean {
+			if l, f := lean[i].rec, recs[i].rec; deref(l.ID) != deref(f.ID) || (l.ID == nil) != (f.ID == nil) || deref(l.Email) != deref(f.Email) || (l.Email == nil) != (f.Email == nil) {
+				t.Fatalf("record %d: lean id %v email %v, full id %v email %v", i, l.ID, l.Email, f.ID, f.Email)
+			}
 		}
 		keys := make([]string, len(recs))
 		for i, d := range recs {

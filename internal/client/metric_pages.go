@@ -123,7 +123,7 @@ func decodeMetadataPage(body []byte, asked int, keepRaw bool) (decodedMetricsPag
 	case *m.Page != asked:
 		return decodedMetricsPage{}, fmt.Errorf("the server answered page %d when page %d was asked for; it is not advancing through pages: %w", *m.Page, asked, ErrNotAdvancing)
 	}
-	recs, err := decodeArray[OrgMetric](m.Results, keepRaw)
+	recs, err := decodeArray[OrgMetric](m.Results, keepRaw, nil)
 	if err != nil {
 		return decodedMetricsPage{}, fmt.Errorf("results: %w", err)
 	}

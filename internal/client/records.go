@@ -33,6 +33,17 @@ type Membership struct {
 	RawJSON        string          `json:"-"`
 }
 
+// MembershipSummary is what the lean read keeps of a membership: who it is,
+// and its type to filter by.
+type MembershipSummary struct {
+	ID             *string `json:"_id"`
+	Email          *string `json:"email"`
+	MembershipType *string `json:"membership_type"`
+	MembershipName *string `json:"membership_name"`
+	// Status is decoded only under a status filter, to check it.
+	Status *int64 `json:"status"`
+}
+
 // Profile is a membership's profile. The address's name and shape are not
 // documented, so it is kept as text: a JSON string as its value, anything
 // else as its compact JSON.
@@ -131,12 +142,21 @@ type record interface {
 	setRaw([]byte)
 }
 
-func (m *Membership) dedupKey() string { return deref(m.ID) }
-func (m *Membership) setRaw(r []byte)  { m.RawJSON = string(r) }
-func (p *Payment) dedupKey() string    { return deref(p.ID) }
-func (p *Payment) setRaw(r []byte)     { p.RawJSON = string(r) }
-func (m *OrgMetric) dedupKey() string  { return "" }
-func (m *OrgMetric) setRaw(r []byte)   { m.RawJSON = string(r) }
+func (m *Membership) dedupKey() string        { return deref(m.ID) }
+func (m *Membership) setRaw(r []byte)         { m.RawJSON = string(r) }
+func (m *MembershipSummary) dedupKey() string { return deref(m.ID) }
+
+// withStatus is a membership record whose status a status filter checks.
+type withStatus interface{ statusValue() *int64 }
+
+func (m *Membership) statusValue() *int64        { return m.Status }
+func (m *MembershipSummary) statusValue() *int64 { return m.Status }
+
+func (m *MembershipSummary) setRaw([]byte) {} // a summary has no raw JSON
+func (p *Payment) dedupKey() string        { return deref(p.ID) }
+func (p *Payment) setRaw(r []byte)         { p.RawJSON = string(r) }
+func (m *OrgMetric) dedupKey() string      { return "" }
+func (m *OrgMetric) setRaw(r []byte)       { m.RawJSON = string(r) }
 
 func (g *Group) dedupKey() string {
 	if g.ID != nil {

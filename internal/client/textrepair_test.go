@@ -34,7 +34,7 @@ func TestRepairJSONStrings(t *testing.T) {
 		}
 	}
 	// Malformed JSON stays malformed: the decoder reports it.
-	if _, err := decodeArray[Membership]([]byte("[{\"_id\":\"a\"}\xff]"), false); err == nil {
+	if _, err := decodeArray[Membership]([]byte("[{\"_id\":\"a\"}\xff]"), false, nil); err == nil {
 		t.Fatal("malformed JSON accepted")
 	}
 }

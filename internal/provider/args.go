@@ -76,3 +76,35 @@ func (a arguments) pageSize(maxSize int64) (*int64, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// optionalStrings returns a list or set of strings argument's elements in
+// the order Terraform sent them; set is false when it is null.
+func (a arguments) optionalStrings(name string) (elems []*string, set bool, err error) {
+	v, ok := a.attrs[name]
+	if !ok || v.IsNull() {
+		return nil, false, nil
+	}
+	unknown := &argError{name, "the value is not known yet; data sources are read with known arguments only"}
+	if !v.IsKnown() {
+		return nil, false, unknown
+	}
+	var vals []tftypes.Value
+	if err := v.As(&vals); err != nil {
+		return nil, false, &argError{name, err.Error()}
+	}
+	elems = make([]*string, len(vals))
+	for i, e := range vals {
+		if !e.IsKnown() {
+			return nil, false, unknown
+		}
+		if e.IsNull() {
+			return nil, false, &argError{name, fmt.Sprintf("element %d is null", i)}
+		}
+		var s string
+		if err := e.As(&s); err != nil {
+			return nil, false, &argError{name, err.Error()}
+		}
+		elems[i] = &s
+	}
+	return elems, true, nil
+}

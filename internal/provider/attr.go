@@ -20,6 +20,12 @@ const (
 	kindStringList
 	kindObject
 	kindObjectList
+	// kindStringSet is a set of strings, written in the order it is held
+	// (Terraform does not order sets; the reference value keeps the same).
+	kindStringSet
+	// kindDynamic is Terraform's dynamic type: the concrete type is chosen
+	// per read (the `records` of `fields`), so the value carries it.
+	kindDynamic
 )
 
 // listView is a list seen without copying it: n elements, each from at.
@@ -29,7 +35,15 @@ type listView struct {
 	at   func(i int) any
 }
 
-// stringAt is element i of a kindStringList view.
+// dynamicView is a dynamic attribute's value: the attr that declares its
+// concrete type and value, and the parent that attr reads from.
+type dynamicView struct {
+	null   bool
+	of     attr
+	parent any
+}
+
+// stringAt is element i of a kindStringList or kindStringSet view.
 func (l listView) stringAt(i int) *string {
 	return l.at(i).(*string) //nolint:forcetypeassert // only strList makes kindStringList views, and its at returns a *string
 }
@@ -47,6 +61,7 @@ type attr struct {
 	boolean func(parent any) *bool
 	obj     func(parent any) (any, bool) // false: null
 	list    func(parent any) listView
+	dyn     func(parent any) dynamicView
 
 	// arg, when set, makes this a configurable argument: the framework
 	// attribute carries Optional/Computed and validators. Its type must
@@ -87,6 +102,18 @@ func strList[R any](name, desc string, get func(*R) ([]*string, bool)) attr {
 		}
 		return listView{n: len(items), at: func(i int) any { return items[i] }}
 	}}
+}
+
+// strSet is a set of strings; get returns false for a null set.
+func strSet[R any](name, desc string, get func(*R) ([]*string, bool)) attr {
+	a := strList(name, desc, get)
+	a.kind = kindStringSet
+	return a
+}
+
+// dynamic is an attribute whose concrete type the getter decides per value.
+func dynamic[R any](name, desc string, get func(*R) dynamicView) attr {
+	return attr{name: name, desc: desc, kind: kindDynamic, dyn: func(p any) dynamicView { return get(parentAs[R](p)) }}
 }
 
 // object is a nested object; get returns nil for null.

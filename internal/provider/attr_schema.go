@@ -42,6 +42,10 @@ func frameworkAttribute(a attr) schema.Attribute {
 		return schema.BoolAttribute{Computed: true, Description: a.desc}
 	case kindStringList:
 		return schema.ListAttribute{Computed: true, Description: a.desc, ElementType: types.StringType}
+	case kindStringSet:
+		return schema.SetAttribute{Computed: true, Description: a.desc, ElementType: types.StringType}
+	case kindDynamic:
+		return schema.DynamicAttribute{Computed: true, Description: a.desc}
 	case kindObject:
 		return schema.SingleNestedAttribute{Computed: true, Description: a.desc, Attributes: frameworkAttributes(a.children)}
 	case kindObjectList:
@@ -62,6 +66,10 @@ func terraformType(a attr) tftypes.Type {
 		return tftypes.Bool
 	case kindStringList:
 		return tftypes.List{ElementType: tftypes.String}
+	case kindStringSet:
+		return tftypes.Set{ElementType: tftypes.String}
+	case kindDynamic:
+		return tftypes.DynamicPseudoType
 	case kindObject:
 		return objectType(a.children)
 	case kindObjectList:

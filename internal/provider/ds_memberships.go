@@ -2,7 +2,8 @@ package provider
 
 import (
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
@@ -16,7 +17,11 @@ type membershipsState struct {
 	PageSize       *int64
 	IncludeRawJSON *bool
 	IncludeRecords *bool
+	fields         []*string
+	fieldsSet      bool
+	types, names   stringFilter
 	records        []client.Membership
+	chosen         []attr // the attributes of `records`; nil: fields unset
 	ids            []*string
 	emails         []*string
 }
@@ -24,7 +29,8 @@ type membershipsState struct {
 var membershipsDef = newDataSourceDef("memberships",
 	"Reads the organization's memberships, optionally filtered by status, in API order. "+
 		"Every page is read, or the read fails: a partial list is never returned. "+
-		"Set `include_records = false` for the lean read: only `ids` and `emails`, for syncs of very large organizations.",
+		"Set `include_records = false` for the lean read: only `ids` and `emails`, for syncs of very large organizations; "+
+		"or `fields` to read only the attributes a module uses. `membership_types` and `membership_names` filter by type.",
 	readMemberships,
 	asArg(num[membershipsState]("status", "", func(s *membershipsState) *int64 { return s.Status }),
 		schema.Int64Attribute{Optional: true, Description: "Membership status code to filter by, sent as the API's `status` filter: 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled. Other codes are passed through. Unset reads every status."}),
@@ -32,9 +38,15 @@ var membershipsDef = newDataSourceDef("memberships",
 	rawJSONArg(func(s *membershipsState) *bool { return s.IncludeRawJSON }),
 	asArg(boolean[membershipsState]("include_records", "", func(s *membershipsState) *bool { return s.IncludeRecords }),
 		schema.BoolAttribute{Optional: true, Computed: true, Description: "Default true. When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large."}),
-	objectList("memberships", "The memberships, in API order, each once. Null when `include_records` is false.",
-		func(s *membershipsState) ([]client.Membership, bool) { return s.records, *s.IncludeRecords },
+	objectList("memberships", "The memberships, in API order, each once. Null when `include_records` is false or `fields` is set.",
+		func(s *membershipsState) ([]client.Membership, bool) {
+			return s.records, *s.IncludeRecords && s.chosen == nil
+		},
 		membershipAttrs()...),
+	fieldsArg("membership", membershipFields, func(s *membershipsState) ([]*string, bool) { return s.fields, s.fieldsSet }),
+	recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.chosen, s.records }),
+	membershipTypesArg(),
+	membershipNamesArg(),
 	strList("ids", "Membership ids in API order (set by both full and lean reads).",
 		func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
 	strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
@@ -42,6 +54,10 @@ var membershipsDef = newDataSourceDef("memberships",
 )
 
 type membership = client.Membership
+
+// membershipFields are the attributes `fields` chooses from.
+var membershipFields = recordFields{attrs: membershipAttrs(),
+	json: map[string]string{"id": "_id", "status_name": "status", "raw_json": ""}}
 
 func membershipAttrs() []attr {
 	return []attr{
@@ -130,34 +146,104 @@ func readMemberships(ctx context.Context, c *client.Client, args arguments) (any
 	if s.IncludeRecords, err = args.optionalBool("include_records", true); err != nil {
 		return nil, err
 	}
+	if s.fields, s.fieldsSet, err = args.optionalStrings("fields"); err != nil {
+		return nil, err
+	}
+	if s.chosen, err = membershipFields.choose(s.fields, s.fieldsSet); err != nil {
+		return nil, err
+	}
+	if s.chosen != nil && !*s.IncludeRecords {
+		return nil, &argError{"fields", errFieldsWithoutRecords}
+	}
+	for _, f := range []struct {
+		name string
+		to   *stringFilter
+	}{{"membership_types", &s.types}, {"membership_names", &s.names}} {
+		values, set, err := args.optionalStrings(f.name)
+		if err != nil {
+			return nil, err
+		}
+		*f.to = newStringFilter(values, set)
+	}
+	if !*s.IncludeRecords {
+		return s.readLean(ctx, c)
+	}
+	keepRaw := *s.IncludeRawJSON
+	if s.chosen != nil {
+		keepRaw = *s.IncludeRawJSON && has(s.chosen, "raw_json")
+	}
 	s.records, err = c.Memberships(ctx, client.MembershipQuery{
 		Status:      s.Status,
-		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON && *s.IncludeRecords},
+		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: keepRaw, Fields: s.membersToDecode()},
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.records = filterByType(s.records, s.types, s.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
 	s.ids, s.emails = idsAndEmails(s.records)
 	return &s, nil
+}
+
+// readLean reads summaries of the memberships: ids, e-mails and, to filter
+// by, their types; nothing else of a record is decoded.
+func (s *membershipsState) readLean(ctx context.Context, c *client.Client) (any, error) {
+	recs, err := c.MembershipSummaries(ctx, client.MembershipQuery{
+		Status:      s.Status,
+		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), Fields: s.filterMembers()},
+	})
+	if err != nil {
+		return nil, err
+	}
+	recs = filterByType(recs, s.types, s.names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
+	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
+	return s, nil
+}
+
+// membersToDecode are the JSON members a read with fields needs of each
+// record: ids and e-mails always, the filters' fields, and the chosen
+// attributes'; nil (every member) for full records.
+func (s *membershipsState) membersToDecode() []string {
+	if s.chosen == nil {
+		return nil
+	}
+	members := append([]string{"_id", "email"}, s.filterMembers()...)
+	return append(members, membershipFields.jsonMembers(s.chosen)...)
+}
+
+// filterMembers are the JSON members the type filters read.
+func (s *membershipsState) filterMembers() []string {
+	var members []string
+	if s.types.set {
+		members = append(members, "membership_type")
+	}
+	if s.names.set {
+		members = append(members, "membership_name")
+	}
+	return members
 }
 
 // idsAndEmails returns the ids in API order and the distinct non-null
 // e-mails, sorted.
 func idsAndEmails(records []client.Membership) (ids, emails []*string) {
+	return idsAndEmailsOf(records, func(m *client.Membership) (*string, *string) { return m.ID, m.Email })
+}
+
+// idsAndEmailsOf does it for any record type. The e-mails are sorted, then
+// duplicates dropped: at a million memberships a set of the addresses
+// seen would cost tens of megabytes more.
+func idsAndEmailsOf[R any](records []R, get func(*R) (id, email *string)) (ids, emails []*string) {
 	ids = make([]*string, len(records))
-	seen := make(map[string]struct{}, len(records))
 	emails = []*string{}
 	for i := range records {
-		ids[i] = records[i].ID
-		if e := records[i].Email; e != nil {
-			if _, dup := seen[*e]; !dup {
-				seen[*e] = struct{}{}
-				emails = append(emails, e)
-			}
+		id, email := get(&records[i])
+		ids[i] = id
+		if email != nil {
+			emails = append(emails, email)
 		}
 	}
-	sort.Slice(emails, func(i, j int) bool { return *emails[i] < *emails[j] })
-	return ids, emails
+	slices.SortFunc(emails, func(a, b *string) int { return strings.Compare(*a, *b) })
+	emails = slices.CompactFunc(emails, func(a, b *string) bool { return *a == *b })
+	return ids, slices.Clip(emails)
 }
 
 func nonEmpty(s *string) *string {

@@ -10,17 +10,25 @@ type paymentsState struct {
 	withTimeouts
 	PageSize       *int64
 	IncludeRawJSON *bool
+	fields         []*string
+	fieldsSet      bool
+	chosen         []attr // the attributes of `records`; nil: fields unset
 	payments       []client.Payment
 }
+
+// paymentFields are the attributes `fields` chooses from.
+var paymentFields = recordFields{attrs: paymentAttrs(), json: map[string]string{"id": "_id", "raw_json": ""}}
 
 var paymentsDef = newDataSourceDef("payments",
 	"Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
 	readPayments,
 	pageSizeArg[paymentsState](client.MaxCount, "count", func(s *paymentsState) *int64 { return s.PageSize }),
 	rawJSONArg(func(s *paymentsState) *bool { return s.IncludeRawJSON }),
-	objectList("payments", "The payments, in API order, each once.",
-		func(s *paymentsState) ([]client.Payment, bool) { return s.payments, true },
+	objectList("payments", "The payments, in API order, each once. Null when `fields` is set.",
+		func(s *paymentsState) ([]client.Payment, bool) { return s.payments, s.chosen == nil },
 		paymentAttrs()...),
+	fieldsArg("payment", paymentFields, func(s *paymentsState) ([]*string, bool) { return s.fields, s.fieldsSet }),
+	recordsAttr("payment", func(s *paymentsState) ([]attr, []client.Payment) { return s.chosen, s.payments }),
 )
 
 func paymentAttrs() []attr {
@@ -56,7 +64,18 @@ func readPayments(ctx context.Context, c *client.Client, args arguments) (any, e
 	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
 		return nil, err
 	}
-	s.payments, err = c.Payments(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})
+	if s.fields, s.fieldsSet, err = args.optionalStrings("fields"); err != nil {
+		return nil, err
+	}
+	if s.chosen, err = paymentFields.choose(s.fields, s.fieldsSet); err != nil {
+		return nil, err
+	}
+	opts := client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON}
+	if s.chosen != nil {
+		opts.KeepRaw = *s.IncludeRawJSON && has(s.chosen, "raw_json")
+		opts.Fields = paymentFields.jsonMembers(s.chosen)
+	}
+	s.payments, err = c.Payments(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

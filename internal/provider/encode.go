@@ -93,10 +93,12 @@ func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
 			return enc.EncodeBool(*b)
 		}
 		return enc.EncodeNil()
-	case kindStringList:
+	case kindStringList, kindStringSet:
 		return writeList(enc, a.list(parent), func(i int, l listView) error {
 			return writeString(enc, l.stringAt(i))
 		})
+	case kindDynamic:
+		return writeDynamic(enc, a.dyn(parent))
 	case kindObject:
 		child, ok := a.obj(parent)
 		if !ok {
@@ -112,6 +114,25 @@ func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
 		})
 	}
 	return fmt.Errorf("unknown attribute kind %d", a.kind)
+}
+
+// writeDynamic writes a dynamic value as Terraform's msgpack has it: null
+// as nil, anything else as a pair of its type's JSON (bytes) and its value.
+func writeDynamic(enc *msgpack.Encoder, v dynamicView) error {
+	if v.null {
+		return enc.EncodeNil()
+	}
+	typeJSON, err := terraformType(v.of).MarshalJSON() //nolint:staticcheck // the wire format terraform-plugin-go writes for a dynamic value
+	if err != nil {
+		return err
+	}
+	if err := enc.EncodeArrayLen(2); err != nil {
+		return err
+	}
+	if err := enc.EncodeBytes(typeJSON); err != nil {
+		return err
+	}
+	return writeValue(enc, &v.of, v.parent)
 }
 
 // writeList writes a list's length and then each element with elem; a null

@@ -44,10 +44,37 @@ func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
 	return s
 }
 
+// withFields is a memberships state whose records are chosen by fields,
+// and filtered by type.
+func withFields(t *testing.T, s *membershipsState, fields ...string) *membershipsState {
+	t.Helper()
+	s.fields, s.fieldsSet = ptrs(fields...), true
+	var err error
+	if s.chosen, err = membershipFields.choose(s.fields, true); err != nil {
+		t.Fatal(err)
+	}
+	s.types = newStringFilter(ptrs("t2", "t1", "Ü"), true)
+	s.names = newStringFilter(ptrs("Gold"), true)
+	return s
+}
+
+func ptrs(values ...string) []*string {
+	out := make([]*string, len(values))
+	for i := range values {
+		out[i] = &values[i]
+	}
+	return out
+}
+
 func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 	t.Parallel()
 	str := func(s string) *string { return &s }
 	ids := []*string{str("m1"), nil, str("ü")}
+	payments := []client.Payment{{ID: str("p1"), MembershipIDs: &ids, Total: ptr(int64(math.MaxInt64)), Subtotal: ptr(int64(-1))}, {}}
+	chosenPayments, err := paymentFields.choose(ptrs("total", "membership_ids", "id"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := map[string]struct {
 		def   *dataSourceDef
 		state any
@@ -55,7 +82,12 @@ func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 		"memberships full":      {membershipsDef, membershipsFixture(t, true)},
 		"memberships lean":      {membershipsDef, membershipsFixture(t, false)},
 		"memberships empty":     {membershipsDef, &membershipsState{PageSize: ptr(int64(1)), IncludeRawJSON: ptr(false), IncludeRecords: ptr(true), records: []client.Membership{}, ids: []*string{}, emails: []*string{}}},
-		"payments":              {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: []client.Payment{{ID: str("p1"), MembershipIDs: &ids, Total: ptr(int64(math.MaxInt64)), Subtotal: ptr(int64(-1))}, {}}}},
+		"memberships fields":    {membershipsDef, withFields(t, membershipsFixture(t, true), "email", "profile", "custom_answers", "status", "status_name", "raw_json", "id")},
+		"memberships one field": {membershipsDef, withFields(t, membershipsFixture(t, true), "membership_name")},
+		"memberships fields, none left": {membershipsDef, withFields(t, &membershipsState{PageSize: ptr(int64(1)), IncludeRawJSON: ptr(false), IncludeRecords: ptr(true),
+			records: []client.Membership{}, ids: []*string{}, emails: []*string{}}, "email")},
+		"payments":              {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments}},
+		"payments fields":       {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments, fields: ptrs("total", "membership_ids", "id"), fieldsSet: true, chosen: chosenPayments}},
 		"groups":                {groupsDef, &groupsState{PageSize: ptr(int64(1000)), groups: []client.Group{{AltID: str("g"), Name: str("Ünïcode"), RawJSON: `{"id":"g"}`}, {}}}},
 		"org metrics":           {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(true), TotalPages: ptr(int64(3)), results: []client.OrgMetric{{MetricPeriodKey: ptr(int64(202401)), ActiveMemberships: ptr(int64(0)), RawJSON: `{"a":1}`}, {}}}},
 		"org metrics no result": {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(false), TotalPages: ptr(int64(0)), results: []client.OrgMetric{}}},
@@ -156,4 +188,39 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// With fields, records carry the chosen attributes and nothing else: the
+// others are not nulls in the state, they are not there, and memberships
+// is null.
+func TestRecordsCarryOnlyChosenAttributes(t *testing.T) {
+	t.Parallel()
+	s := withFields(t, membershipsFixture(t, true), "email", "membership_name", "status")
+	v := referenceValue(membershipsDef.attrs, s)
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	want := tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"email": tftypes.String, "membership_name": tftypes.String, "status": tftypes.Number,
+	}}}
+	if got := attrs["records"].Type(); !got.Equal(want) {
+		t.Fatalf("records type %s, want %s", got, want)
+	}
+	var recs []tftypes.Value
+	if err := attrs["records"].As(&recs); err != nil || len(recs) != len(s.records) {
+		t.Fatalf("records: %v, %d of %d", err, len(recs), len(s.records))
+	}
+	if !attrs["memberships"].IsNull() {
+		t.Fatal("memberships should be null when fields is set")
+	}
+	encoded, err := encodeState(membershipsDef.attrs, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, unchosen := range []string{"Zoë 東京 🚀", "Because", "x_future"} {
+		if bytes.Contains(encoded, []byte(unchosen)) {
+			t.Errorf("the state holds %q, which only unchosen attributes have", unchosen)
+		}
+	}
 }

@@ -84,6 +84,26 @@ func everyAttribute(t *testing.T, recs apiRecords) (string, []statecheck.StateCh
 			"status": nil, "page_size": n(1000), "include_raw_json": true, "include_records": false,
 			"memberships": nil, "ids": ids, "emails": emails,
 		}},
+		{"data.joinit_memberships.fields", `fields = ["status_name", "profile", "id", "custom_answers", "email", "status"]
+  include_raw_json = true
+  page_size = 4`, map[string]any{
+			"status": nil, "page_size": n(4), "include_raw_json": true, "include_records": true,
+			"fields":      []any{"status_name", "profile", "id", "custom_answers", "email", "status"},
+			"memberships": nil, "ids": ids, "emails": emails,
+			"records": each(recs.memberships, only(withRaw(wantMembership, true), "status_name", "profile", "id", "custom_answers", "email", "status")),
+		}},
+		{"data.joinit_memberships.fields_raw", `fields = ["raw_json", "membership_name"]
+  include_raw_json = true`, map[string]any{
+			"status": nil, "page_size": n(1000), "include_raw_json": true, "include_records": true,
+			"fields": []any{"raw_json", "membership_name"}, "memberships": nil, "ids": ids, "emails": emails,
+			"records": each(recs.memberships, only(withRaw(wantMembership, true), "raw_json", "membership_name")),
+		}},
+		{"data.joinit_payments.fields", `fields = ["membership_ids", "total", "id", "raw_json"]
+  page_size = 3`, map[string]any{
+			"page_size": n(3), "include_raw_json": false, "payments": nil,
+			"fields":  []any{"membership_ids", "total", "id", "raw_json"},
+			"records": each(recs.payments, only(withRaw(wantPayment, false), "membership_ids", "total", "id", "raw_json")),
+		}},
 		{"data.joinit_payments.raw", `page_size = 3
   include_raw_json = true`, map[string]any{
 			"page_size": n(3), "include_raw_json": true, "payments": each(recs.payments, withRaw(wantPayment, true)),
@@ -120,14 +140,35 @@ func everyAttribute(t *testing.T, recs apiRecords) (string, []statecheck.StateCh
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for _, c := range cases {
-		if _, set := c.want["timeouts"]; !set {
-			c.want["timeouts"] = nil // no timeouts block: null
-		}
 		parts := strings.Split(c.address, ".")
+		// Arguments a case does not set are null, and so are records
+		// without fields.
+		nullUnlessSet := map[string][]string{
+			"joinit_memberships": {"timeouts", "fields", "records", "membership_types", "membership_names"},
+			"joinit_payments":    {"timeouts", "fields", "records"},
+		}[parts[1]]
+		for _, name := range append(nullUnlessSet, "timeouts") {
+			if _, set := c.want[name]; !set {
+				c.want[name] = nil
+			}
+		}
 		fmt.Fprintf(&config, "data %q %q {\n  %s\n}\n", parts[1], parts[2], c.config)
 		checks = append(checks, stateMatches(c.address, c.want))
 	}
 	return config.String(), checks
+}
+
+// only keeps the named attributes of what want returns: a record of
+// `records`.
+func only(want func([]byte) map[string]any, names ...string) func([]byte) map[string]any {
+	return func(r []byte) map[string]any {
+		all := want(r)
+		out := make(map[string]any, len(names))
+		for _, n := range names {
+			out[n] = all[n]
+		}
+		return out
+	}
 }
 
 // stateMatches checks a data source's whole state against want.

@@ -32,6 +32,16 @@ func TestAccFastPathEqualsFramework_membershipsLean(t *testing.T) {
 	testFastPathEqualsFramework(t, membershipsDef, `include_records = false`)
 }
 
+func TestAccFastPathEqualsFramework_membershipsFields(t *testing.T) {
+	testFastPathEqualsFramework(t, membershipsDef, `fields = ["profile", "email", "status", "raw_json", "custom_answers"]
+  include_raw_json = true
+  membership_names = ["Gold", "Family", ""]`)
+}
+
+func TestAccFastPathEqualsFramework_paymentsFields(t *testing.T) {
+	testFastPathEqualsFramework(t, paymentsDef, `fields = ["total", "membership_ids", "id"]`)
+}
+
 func TestAccFastPathEqualsFramework_payments(t *testing.T) {
 	testFastPathEqualsFramework(t, paymentsDef, `include_raw_json = true`)
 }

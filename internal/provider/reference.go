@@ -31,13 +31,19 @@ func referenceAttr(a *attr, parent any) tftypes.Value {
 		if b := a.boolean(parent); b != nil {
 			return tftypes.NewValue(typ, *b)
 		}
-	case kindStringList:
+	case kindStringList, kindStringSet:
 		if l := a.list(parent); !l.null {
 			elems := make([]tftypes.Value, l.n)
 			for i := range elems {
 				elems[i] = referenceString(l.stringAt(i))
 			}
 			return tftypes.NewValue(typ, elems)
+		}
+	case kindDynamic:
+		// A null dynamic value has no concrete type; any other is the
+		// value of its concrete type, which the encoder wraps with it.
+		if v := a.dyn(parent); !v.null {
+			return referenceAttr(&v.of, v.parent)
 		}
 	case kindObject:
 		if child, ok := a.obj(parent); ok {

@@ -26,8 +26,8 @@ func (e *resultTooLargeError) Error() string {
 
 // readLessHint says, per data source, how to make a result smaller.
 var readLessHint = map[string]string{
-	"memberships": "set include_records = false (ids and emails only), filter with status, or leave include_raw_json unset.",
-	"payments":    "leave include_raw_json unset.",
+	"memberships": "set fields to the attributes you use (for example fields = [\"email\", \"status\"]), set include_records = false (ids and emails only), filter with status, membership_types or membership_names, or leave include_raw_json unset.",
+	"payments":    "set fields to the attributes you use, or leave include_raw_json unset.",
 	"groups":      "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
 	"org_metrics": "leave include_raw_json unset.",
 }

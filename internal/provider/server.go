@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"runtime"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -96,11 +97,27 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), err.Error(), nil))
 	}
+	collectBeforeLargeState(size)
 	encoded, err := encodeSized(def.attrs, state, size)
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}
 	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}}, nil
+}
+
+// largeState is the encoded size past which collectBeforeLargeState runs.
+const largeState = 32 << 20
+
+// collectBeforeLargeState runs a garbage collection before a large state is
+// encoded. The read leaves its page bodies and decoding scratch as garbage;
+// collected now, the state's buffer and gRPC's copy of it reuse that memory
+// instead of adding to it. Measured at 100,000 full memberships (87 MB of
+// state): provider peak RSS 366 MB without, 332 MB with; the collection
+// takes a fraction of a second of a plan of tens of seconds.
+func collectBeforeLargeState(size int64) {
+	if size > largeState {
+		runtime.GC()
+	}
 }
 
 // StopProvider cancels every fast read in flight, then lets the framework

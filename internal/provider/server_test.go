@@ -49,9 +49,11 @@ func TestSchemaHasNoCustomTypes(t *testing.T) {
 // plainType returns "" for the framework's own types, all the way down.
 func plainType(typ fwattr.Type) string {
 	switch typ := typ.(type) {
-	case basetypes.StringType, basetypes.Int64Type, basetypes.BoolType:
+	case basetypes.StringType, basetypes.Int64Type, basetypes.BoolType, basetypes.DynamicType:
 		return ""
 	case basetypes.ListType:
+		return plainType(typ.ElemType)
+	case basetypes.SetType:
 		return plainType(typ.ElemType)
 	case basetypes.ObjectType:
 		for name, at := range typ.AttrTypes {

@@ -9,6 +9,20 @@ data "joinit_memberships" "everyone" {
   include_records = false
 }
 
+# Only the attributes a module uses: records holds objects with exactly
+# these attributes; phones, birthdays and addresses stay out of state.
+data "joinit_memberships" "active_slim" {
+  status = 100
+  fields = ["email", "membership_name"]
+}
+
+# Only some membership types, filtered by the provider after the read.
+data "joinit_memberships" "gold_and_family" {
+  status           = 100
+  membership_names = ["Gold", "Family"]
+  include_records  = false
+}
+
 # Keep each record's JSON to reach fields the schema does not model.
 data "joinit_memberships" "active_raw" {
   status           = 100
@@ -46,4 +60,17 @@ output "profile_pictures" {
     for m in data.joinit_memberships.active_raw.memberships :
     m.id => try(jsondecode(m.raw_json).profile_pic, null)
   }
+}
+
+output "active_emails_by_membership_name" {
+  description = "The same grouping as active_by_membership_name, from the slim read."
+  value = {
+    for m in data.joinit_memberships.active_slim.records :
+    coalesce(m.membership_name, "(none)") => m.email...
+    if m.email != null
+  }
+}
+
+output "gold_and_family_emails" {
+  value = data.joinit_memberships.gold_and_family.emails
 }

@@ -25,3 +25,15 @@ output "payments_in_2026" {
     if startswith(coalesce(p.payment_date, "-"), "2026-")
   ]
 }
+
+# Only the attributes used: records holds objects of these three.
+data "joinit_payments" "amounts" {
+  fields = ["currency", "total", "payment_date"]
+}
+
+output "payment_total_2026" {
+  value = sum(concat([0], [
+    for p in data.joinit_payments.amounts.records : p.total
+    if p.total != null && startswith(coalesce(p.payment_date, "-"), "2026-")
+  ]))
+}

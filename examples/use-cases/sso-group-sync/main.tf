@@ -4,8 +4,12 @@
 #     (include_records = false), which returns only ids and distinct e-mail
 #     addresses, and stays quick for organizations with 100,000 members.
 #   * "members-<membership name>" holds the active members of each membership
-#     type. Grouping needs membership_name, so it uses a full read; set
-#     per_membership_type_groups = false to skip it.
+#     type. Grouping needs membership_name, so it reads two fields of each
+#     membership (fields = ["email", "membership_name"]): the other fields
+#     are never decoded or stored in state. Set per_membership_type_groups =
+#     false to skip it.
+#   * membership_names, when set, limits both reads to those membership
+#     types (the provider filters after reading every active membership).
 #
 # The provider reads JOINIT_BASE_URL and JOINIT_ACCESS_TOKEN from the
 # environment. The module in ./modules/user-group is a stand-in for the
@@ -35,26 +39,35 @@ variable "group_prefix" {
 }
 
 variable "per_membership_type_groups" {
-  description = "Also create one group per membership type (needs a full read of active memberships)."
+  description = "Also create one group per membership type (reads the e-mail and membership name of each active membership)."
   type        = bool
   default     = true
 }
 
-# Lean read: ids and e-mail addresses of active memberships only.
-data "joinit_memberships" "active_emails" {
-  status          = 100
-  include_records = false
+variable "membership_names" {
+  description = "Only these membership types (by name); null for every type."
+  type        = set(string)
+  default     = null
 }
 
-# Full read, only when per-type groups are wanted.
+# Lean read: ids and e-mail addresses of active memberships only.
+data "joinit_memberships" "active_emails" {
+  status           = 100
+  include_records  = false
+  membership_names = var.membership_names
+}
+
+# Two fields of each active membership, only when per-type groups are wanted.
 data "joinit_memberships" "active" {
   count = var.per_membership_type_groups ? 1 : 0
 
-  status = 100
+  status           = 100
+  fields           = ["email", "membership_name"]
+  membership_names = var.membership_names
 }
 
 locals {
-  active_records = flatten(data.joinit_memberships.active[*].memberships)
+  active_records = flatten(data.joinit_memberships.active[*].records)
 
   # Group key => membership records. Names are turned into lowercase letters,
   # digits and hyphens; names that differ only in case or punctuation share a

@@ -1,0 +1,152 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// `fields` chooses the attributes of each record; the records then come in
+// `records`, a dynamic attribute whose objects have exactly those
+// attributes. Terraform's cost is per value, so leaving the other
+// attributes out (rather than null) is what makes a large read cheap, and
+// keeps them out of state.
+
+// recordFields is how a data source's records are chosen from: the attrs of
+// one record, declared once in its ds_*.go, and the JSON members each attr
+// needs decoded.
+type recordFields struct {
+	attrs []attr
+	// json names the member an attr reads when it is not the attr's own
+	// name; "" for an attr no member fills (raw_json).
+	json map[string]string
+}
+
+func (r recordFields) names() []string {
+	out := make([]string, len(r.attrs))
+	for i, a := range r.attrs {
+		out[i] = a.name
+	}
+	return out
+}
+
+// fieldsArg declares `fields`: validation lists the valid names.
+func fieldsArg[S any](what string, r recordFields, get func(*S) ([]*string, bool)) attr {
+	names := r.names()
+	return asArg(strList("fields", "", get), schema.ListAttribute{
+		Optional: true, ElementType: types.StringType,
+		Description: fmt.Sprintf("The attributes wanted of each %s, named as in `%ss`; a nested object comes whole. "+
+			"When set, the %ss come in `records`, objects with exactly these attributes, and `%ss` is null: "+
+			"the other attributes are not decoded, not sent to Terraform and not stored in state. Valid names: %s.",
+			what, what, what, what, "`"+strings.Join(names, "`, `")+"`"),
+		Validators: []validator.List{
+			listvalidator.SizeAtLeast(1),
+			listvalidator.UniqueValues(),
+			listvalidator.ValueStringsAre(stringvalidator.OneOf(names...)),
+			fieldsNeedRecords{},
+		},
+	})
+}
+
+// recordsAttr declares `records`: the chosen attributes of each record.
+func recordsAttr[S, R any](what string, get func(*S) (chosen []attr, records []R)) attr {
+	return dynamic("records",
+		fmt.Sprintf("The %ss with only the attributes named in `fields`, in API order, each once; null when `fields` is not set. "+
+			"A list of objects whose type follows from `fields`.", what),
+		func(s *S) dynamicView {
+			chosen, recs := get(s)
+			if chosen == nil {
+				return dynamicView{null: true}
+			}
+			return dynamicView{parent: s, of: objectList("records", "", func(*S) ([]R, bool) { return recs, true }, chosen...)}
+		})
+}
+
+// choose returns the attrs fields names, nil when fields is not set. The
+// schema's validators refuse bad names at validation; this holds the same
+// rule for any read that gets here without them.
+func (r recordFields) choose(fields []*string, set bool) ([]attr, error) {
+	if !set {
+		return nil, nil
+	}
+	if len(fields) == 0 {
+		return nil, &argError{"fields", "name at least one attribute"}
+	}
+	byName := make(map[string]attr, len(r.attrs))
+	for _, a := range r.attrs {
+		byName[a.name] = a
+	}
+	chosen := make([]attr, 0, len(fields))
+	seen := map[string]bool{}
+	for _, f := range fields {
+		a, ok := byName[*f]
+		if !ok {
+			return nil, &argError{"fields", fmt.Sprintf("%q is not an attribute; valid names: %s", *f, strings.Join(r.names(), ", "))}
+		}
+		if seen[*f] {
+			return nil, &argError{"fields", fmt.Sprintf("%q is named twice", *f)}
+		}
+		seen[*f] = true
+		chosen = append(chosen, a)
+	}
+	return chosen, nil
+}
+
+// jsonMembers are the JSON members the chosen attrs read, for the client's
+// field mask.
+func (r recordFields) jsonMembers(chosen []attr) []string {
+	out := make([]string, 0, len(chosen))
+	for _, a := range chosen {
+		name, renamed := r.json[a.name]
+		if !renamed {
+			name = a.name
+		}
+		if name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// has reports whether an attr of that name was chosen.
+func has(chosen []attr, name string) bool {
+	for _, a := range chosen {
+		if a.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldsNeedRecords refuses `fields` with `include_records = false`: one
+// asks for records, the other for none.
+type fieldsNeedRecords struct{}
+
+func (fieldsNeedRecords) Description(context.Context) string {
+	return "cannot be set with include_records = false"
+}
+
+func (v fieldsNeedRecords) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (fieldsNeedRecords) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() {
+		return
+	}
+	var include types.Bool
+	if diags := req.Config.GetAttribute(ctx, path.Root("include_records"), &include); diags.HasError() {
+		return // a data source without include_records
+	}
+	if !include.IsNull() && !include.IsUnknown() && !include.ValueBool() {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid fields", errFieldsWithoutRecords)
+	}
+}
+
+const errFieldsWithoutRecords = "fields chooses attributes of the records, and include_records = false reads none: " +
+	"remove include_records = false (ids and emails are set with fields too), or remove fields"

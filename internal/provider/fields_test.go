@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"context"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// Each attribute chosen alone reads the JSON members it needs: its value
+// in a record read with only that field equals its value in the full
+// record. A wrong JSON name for an attribute (id is _id, status_name reads
+// status) fails here.
+func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
+	t.Parallel()
+	sb := sandbox.New(sandbox.Options{Seed: 17, Memberships: 30, Payments: 20})
+	url := fixtureAPI(t, append(edgeMemberships, recordTexts(sb.MembershipsJSON(nil))...),
+		append(edgePayments, recordTexts(sb.PaymentsJSON())...), nil, nil)
+	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	fullM, err := c.Memberships(ctx, client.MembershipQuery{ListOptions: client.ListOptions{KeepRaw: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullP, err := c.Payments(ctx, client.ListOptions{KeepRaw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range membershipFields.attrs {
+		one := []attr{a}
+		got, err := c.Memberships(ctx, client.MembershipQuery{ListOptions: client.ListOptions{KeepRaw: a.name == "raw_json", Fields: membershipFields.jsonMembers(one)}})
+		if err != nil {
+			t.Fatalf("fields = [%q]: %v", a.name, err)
+		}
+		sameAttr(t, a, fullM, got)
+	}
+	for _, a := range paymentFields.attrs {
+		one := []attr{a}
+		got, err := c.Payments(ctx, client.ListOptions{KeepRaw: a.name == "raw_json", Fields: paymentFields.jsonMembers(one)})
+		if err != nil {
+			t.Fatalf("fields = [%q]: %v", a.name, err)
+		}
+		sameAttr(t, a, fullP, got)
+	}
+}
+
+// sameAttr compares attribute a of each record, and says when no record
+// had a value for it (the comparison would prove nothing).
+func sameAttr[R any](t *testing.T, a attr, full, got []R) {
+	t.Helper()
+	if len(got) != len(full) {
+		t.Fatalf("%s: %d records, full read %d", a.name, len(got), len(full))
+	}
+	valued := 0
+	for i := range full {
+		want, have := referenceAttr(&a, &full[i]), referenceAttr(&a, &got[i])
+		if !have.Equal(want) {
+			t.Fatalf("%s of record %d: %s, full record %s", a.name, i, have, want)
+		}
+		if !want.IsNull() {
+			valued++
+		}
+	}
+	if valued == 0 {
+		t.Errorf("%s: no record has a value", a.name)
+	}
+}
+
+func TestChooseFields(t *testing.T) {
+	t.Parallel()
+	if chosen, err := membershipFields.choose(nil, false); chosen != nil || err != nil {
+		t.Fatalf("unset fields: %v, %v", chosen, err)
+	}
+	chosen, err := membershipFields.choose(ptrs("status", "email"), true)
+	if err != nil || len(chosen) != 2 || chosen[0].name != "status" || chosen[1].name != "email" {
+		t.Fatalf("choose: %v, %v", chosen, err)
+	}
+	for _, bad := range [][]string{{"email", "phone"}, {"email", "email"}, {}} {
+		if _, err := membershipFields.choose(ptrs(bad...), true); err == nil {
+			t.Errorf("fields %q accepted", bad)
+		}
+	}
+	_, err = membershipFields.choose(ptrs("phone"), true)
+	if err == nil || !strings.Contains(err.Error(), "valid names: id, organization_id") || !strings.Contains(err.Error(), "custom_answers, raw_json") {
+		t.Errorf("an unknown name should list the valid ones: %v", err)
+	}
+	if got := membershipFields.jsonMembers(ptrAttrs("id", "status_name", "raw_json", "email")); !equalStrings(got, []string{"_id", "status", "email"}) {
+		t.Errorf("json members %v", got)
+	}
+}
+
+func ptrAttrs(names ...string) []attr {
+	chosen, err := membershipFields.choose(ptrs(names...), true)
+	if err != nil {
+		panic(err)
+	}
+	return chosen
+}
+
+// The lean read and a read with fields decode only what they return: a
+// record whose other fields do not even have their documented types reads
+// fine, where the full read refuses it.
+func TestLeanAndChosenReadsDecodeOnlyWhatTheyReturn(t *testing.T) {
+	t.Parallel()
+	odd := `{"_id":"a","email":"a@example.com","membership_name":"Gold","display_name":5,"profile":"not an object","status":"active"}`
+	url := fixtureAPI(t, []string{odd}, nil, nil, nil)
+	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(set map[string]tftypes.Value) error {
+		cfg := map[string]tftypes.Value{}
+		for name, typ := range membershipsDef.stateType.AttributeTypes {
+			cfg[name] = tftypes.NewValue(typ, nil)
+		}
+		for name, v := range set {
+			cfg[name] = v
+		}
+		_, err := membershipsDef.readState(context.Background(), c, tftypes.NewValue(membershipsDef.stateType, cfg))
+		return err
+	}
+	strs := func(values ...string) tftypes.Value {
+		elems := make([]tftypes.Value, len(values))
+		for i, v := range values {
+			elems[i] = tftypes.NewValue(tftypes.String, v)
+		}
+		return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
+	}
+	if err := read(nil); err == nil {
+		t.Fatal("the full read should refuse a display_name that is a number")
+	}
+	if err := read(map[string]tftypes.Value{"include_records": tftypes.NewValue(tftypes.Bool, false)}); err != nil {
+		t.Errorf("lean read: %v", err)
+	}
+	if err := read(map[string]tftypes.Value{"fields": strs("membership_name", "email", "id")}); err != nil {
+		t.Errorf("fields read: %v", err)
+	}
+}

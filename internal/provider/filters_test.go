@@ -1,0 +1,70 @@
+package provider
+
+import (
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+func TestFilterMemberships(t *testing.T) {
+	t.Parallel()
+	m := func(id string, typ, name *string) client.Membership {
+		return client.Membership{ID: &id, MembershipType: typ, MembershipName: name}
+	}
+	s := func(v string) *string { return &v }
+	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), s("Silver")), m("3", nil, nil), m("4", s("t1"), s("Bronze")), m("5", s("t3"), s("Gold"))}
+	unset := newStringFilter(nil, false)
+	cases := []struct {
+		name         string
+		types, names stringFilter
+		want         []string
+	}{
+		{"no filter", unset, unset, []string{"1", "2", "3", "4", "5"}},
+		{"types", newStringFilter(ptrs("t1", "t3"), true), unset, []string{"1", "4", "5"}},
+		{"names", unset, newStringFilter(ptrs("Gold"), true), []string{"1", "5"}},
+		{"both must match", newStringFilter(ptrs("t1"), true), newStringFilter(ptrs("Gold", "Silver"), true), []string{"1"}},
+		{"none", newStringFilter(ptrs("nope"), true), unset, nil},
+	}
+	for _, tc := range cases {
+		got := filterByType(recs, tc.types, tc.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, *r.ID)
+		}
+		if !equalStrings(ids, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, ids, tc.want)
+		}
+	}
+	if *recs[1].ID != "2" || len(recs) != 5 {
+		t.Fatal("filtering changed the records it was given (the client's cache shares them)")
+	}
+}
+
+func TestOptionalStrings(t *testing.T) {
+	t.Parallel()
+	list := tftypes.List{ElementType: tftypes.String}
+	args := arguments{attrs: map[string]tftypes.Value{
+		"set":          tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, "b"), tftypes.NewValue(tftypes.String, "a")}),
+		"null":         tftypes.NewValue(list, nil),
+		"unknown":      tftypes.NewValue(list, tftypes.UnknownValue),
+		"unknown elem": tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
+		"null elem":    tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, nil)}),
+	}}
+	if got, set, err := args.optionalStrings("set"); err != nil || !set || len(got) != 2 || *got[0] != "b" || *got[1] != "a" {
+		t.Errorf("set: %v %v %v", got, set, err)
+	}
+	for _, name := range []string{"null", "absent"} {
+		if got, set, err := args.optionalStrings(name); err != nil || set || got != nil {
+			t.Errorf("%s: %v %v %v", name, got, set, err)
+		}
+	}
+	for _, name := range []string{"unknown", "unknown elem", "null elem"} {
+		var bad *argError
+		if _, _, err := args.optionalStrings(name); !errors.As(err, &bad) || bad.attr != name {
+			t.Errorf("%s: error %v, want an argError", name, err)
+		}
+	}
+}
