@@ -16,9 +16,10 @@ type decodedPage[T any] struct {
 	digest  uint64 // of the page's records, to notice a page served twice
 }
 
-// errDataChanged ends a concurrent read that saw a record twice: the data
-// changed during the read, and pages answered out of order around the
-// change may have skipped records. The read starts again one page at a time.
+// errDataChanged ends a read that saw the data change under it (a record on
+// two pages of a concurrent read, or page 1 holding other records than it
+// did): pages answered out of order around the change may have skipped
+// records. The read starts again one page at a time.
 var errDataChanged = errors.New("the data changed during the read")
 
 // readCountPages reads a count-style endpoint (page, count; JSON array
@@ -34,7 +35,7 @@ func readCountPages[T any, PT interface {
 	err := r.read()
 	reread := false
 	if errors.Is(err, errDataChanged) {
-		c.cfg.Logger.Warn(ctx, "the data changed during a concurrent read (a record was served on two pages); reading again from page 1, one page at a time", map[string]any{
+		c.cfg.Logger.Warn(ctx, "the data changed during the read (a record served on two pages, or page 1 changed); reading again from page 1, one page at a time", map[string]any{
 			"endpoint": req.endpoint, "page": r.changedAt,
 		})
 		r = newCountReader[T, PT](ctx, c, req, keepRaw, only, 1)
@@ -63,15 +64,19 @@ func readCountPages[T any, PT interface {
 //     page past the end as an error), the short page was the last. If it has
 //     records, the server serves fewer records per page than were asked
 //     for; the read goes on until an empty page, and says so once at WARN.
+//     After a short page 1, the rest is asked for in pages of its size. A
+//     refusal after a full page is an error: it may be a server stopping in
+//     the middle of the list.
 //   - Slow start: page 1 is fetched alone, then more pages are in flight
 //     as full pages come back (see slowStart); after a short page only its
 //     confirmation page is fetched.
 //   - A concurrent pass that sees a record twice, or whose page 1 holds
 //     other records at the end than at the start, fails with errDataChanged.
 //   - Every page is checked for a server that is not advancing: a page
-//     identical to an earlier one, or a full page of records already read.
-//     One exception: a short page 1 repeated as page 2 may be an endpoint
-//     that does not paginate (see notPaginatedOrShifted).
+//     identical to an earlier one, a full page of records already read, or
+//     two pages in a row of records already read. One exception: a short
+//     page 1 repeated as page 2 may be an endpoint that does not paginate
+//     (see notPaginatedOrShifted).
 type countReader[T any, PT interface {
 	*T
 	record
