@@ -2,17 +2,40 @@ package client
 
 import (
 	"context"
+	"reflect"
 	"sync"
 )
 
 // cache shares reads within one client's life — one Terraform run. Several
 // data sources with the same query (endpoint, filters, page size) cause one
 // fetch; concurrent callers wait for it instead of starting their own.
-// Failures are not kept, so a later read tries again.
+// Results of up to retainUpTo records are also kept for the rest of the run.
+// Larger ones are not: kept, 100,000 memberships hold about 100 MB for the
+// whole plan, and they would still be alive while the provider encodes the
+// state and gRPC copies it, the three at once being the provider's peak
+// memory. Terraform reads data sources concurrently, so identical large
+// reads in one plan still share the fetch that is in flight. Failures are
+// not kept, so a later read tries again.
 type cache struct {
-	mu      sync.Mutex
-	done    map[string]any
-	flights map[string]*flight
+	mu         sync.Mutex
+	done       map[string]any
+	flights    map[string]*flight
+	retainUpTo int
+}
+
+// defaultRetainUpTo is the most records a finished read may hold and
+// still be kept for later identical reads.
+const defaultRetainUpTo = 10_000
+
+// retains reports whether a finished result is small enough to keep.
+func (c *cache) retains(v any) bool {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().Kind() == reflect.Struct {
+		if f := rv.Elem().FieldByName("Results"); f.IsValid() && f.Kind() == reflect.Slice {
+			rv = f // *OrgMetrics: its results
+		}
+	}
+	return rv.Kind() != reflect.Slice || rv.Len() <= c.retainUpTo
 }
 
 // flight is a read in progress and the callers waiting for it.
@@ -24,7 +47,9 @@ type flight struct {
 	cancel   context.CancelFunc
 }
 
-func newCache() *cache { return &cache{done: map[string]any{}, flights: map[string]*flight{}} }
+func newCache(retainUpTo int) *cache {
+	return &cache{done: map[string]any{}, flights: map[string]*flight{}, retainUpTo: retainUpTo}
+}
 
 // get returns the cached value for key, or runs read once for all callers.
 // Results are shared: callers must not modify them.
@@ -46,7 +71,7 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 			v, err := read(readCtx)
 			cancel()
 			c.mu.Lock()
-			if err == nil {
+			if err == nil && c.retains(v) {
 				c.done[key] = v
 			}
 			if c.flights[key] == f {

@@ -186,3 +186,50 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		t.Fatalf("%d requests", n)
 	}
 }
+
+// A finished result of more records than the cache retains is not kept:
+// the next identical read fetches again (a large result held for the whole
+// run would be alive while the provider encodes and sends the state), while
+// concurrent identical reads still share one fetch. Small results are kept.
+func TestLargeResultsAreNotRetained(t *testing.T) {
+	t.Parallel()
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 12, Payments: 3, OrgMetrics: 12,
+		Faults: sandbox.Faults{Latency: 50 * time.Millisecond}})
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1})
+	c.cache.retainUpTo = 5
+	ctx := context.Background()
+	q := MembershipQuery{ListOptions: ListOptions{PageSize: 5}}
+	for range 2 {
+		if ms, err := c.Memberships(ctx, q); err != nil || len(ms) != 12 {
+			t.Fatalf("%d, %v", len(ms), err)
+		}
+	}
+	if n := sb.Requests("memberships"); n != 2*4 {
+		t.Fatalf("two reads of 12 records (over the 5 retained) sent %d requests, want 8", n)
+	}
+	sb.ResetCounters()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if ms, err := c.Memberships(ctx, q); err != nil || len(ms) != 12 {
+				t.Errorf("%d, %v", len(ms), err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := sb.Requests("memberships"); n != 4 {
+		t.Fatalf("four concurrent identical reads sent %d requests, want 4 (one read)", n)
+	}
+	// Small results, and org metrics by their results, as before.
+	for range 2 {
+		if _, err := c.Payments(ctx, ListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: 5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, o := sb.Requests("payments"), sb.Requests("org_metrics"); p != 2 || o != 6 {
+		t.Fatalf("payments %d requests (want 2, kept), org metrics %d (want 6, 12 results not kept)", p, o)
+	}
+}

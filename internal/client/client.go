@@ -51,7 +51,7 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 
-	c := &Client{cfg: cfg, base: base, pause: &pauseGate{}, cache: newCache()}
+	c := &Client{cfg: cfg, base: base, pause: &pauseGate{}, cache: newCache(defaultRetainUpTo)}
 	c.http = c.newRetryingClient()
 	return c, nil
 }
