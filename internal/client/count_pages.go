@@ -14,6 +14,7 @@ import (
 type decodedPage[T any] struct {
 	records []decodedRecord[T]
 	digest  uint64 // of the page's records, to notice a page served twice
+	body    []byte // what the records' raw JSON refers to, recycled once they are kept
 }
 
 // errDataChanged ends a read that saw the data change under it (a record on
@@ -172,12 +173,15 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 	if err != nil {
 		return decodedPage[T]{}, err
 	}
-	body = r.c.repairText(ctx, body, r.req.endpoint, page)
+	if fixed := r.c.repairText(ctx, body, r.req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
+		recycleBody(body) // the repaired copy is decoded instead
+		body = fixed
+	}
 	recs, err := decodeArray[T, PT](body, r.keepRaw, r.only)
 	if err != nil {
 		return decodedPage[T]{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "the response could not be decoded", Err: err}
 	}
-	return decodedPage[T]{records: recs, digest: digestOf(body)}, nil
+	return decodedPage[T]{records: recs, digest: digestOf(body), body: body}, nil
 }
 
 // step takes the pages in order; see countReader for the rules.
@@ -214,6 +218,7 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		r.learnPageSize(page)
 	}
 	fresh := r.acc.keep(p.records, r.keepRaw)
+	recycleBody(p.body) // the kept records hold copies, not the body
 	if r.concurrent && fresh < n {
 		r.changedAt = page
 		return pagePlan{}, errDataChanged

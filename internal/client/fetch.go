@@ -128,8 +128,9 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	if n < 0 || n > limit {
 		return readCapped(resp.Body, limit)
 	}
-	buf := make([]byte, n)
+	buf := getBody(int(n))
 	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		recycleBody(buf)
 		return nil, err
 	}
 	return buf, nil
