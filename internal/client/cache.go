@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"reflect"
 	"sync"
 )
 
@@ -27,16 +26,12 @@ type cache struct {
 // still be kept for later identical reads.
 const defaultRetainUpTo = 10_000
 
-// retains reports whether a finished result is small enough to keep.
-func (c *cache) retains(v any) bool {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer && !rv.IsNil() && rv.Elem().Kind() == reflect.Struct {
-		if f := rv.Elem().FieldByName("Results"); f.IsValid() && f.Kind() == reflect.Slice {
-			rv = f // *OrgMetrics: its results
-		}
-	}
-	return rv.Kind() != reflect.Slice || rv.Len() <= c.retainUpTo
-}
+// retains reports whether a finished result of n records is small enough
+// to keep.
+func (c *cache) retains(n int) bool { return n <= c.retainUpTo }
+
+// recordCount is how many records a list result holds, for get.
+func recordCount[T any](s []T) int { return len(s) }
 
 // flight is a read in progress and the callers waiting for it.
 type flight struct {
@@ -52,8 +47,9 @@ func newCache(retainUpTo int) *cache {
 }
 
 // get returns the cached value for key, or runs read once for all callers.
-// Results are shared: callers must not modify them.
-func get[V any](ctx context.Context, c *cache, key string, read func(context.Context) (V, error)) (V, error) {
+// Results are shared: callers must not modify them. records counts a
+// result's records, to decide whether it is kept once finished.
+func get[V any](ctx context.Context, c *cache, key string, read func(context.Context) (V, error), records func(V) int) (V, error) {
 	c.mu.Lock()
 	if v, ok := c.done[key]; ok {
 		c.mu.Unlock()
@@ -71,7 +67,7 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 			v, err := read(readCtx)
 			cancel()
 			c.mu.Lock()
-			if err == nil && c.retains(v) {
+			if err == nil && c.retains(records(v)) {
 				c.done[key] = v
 			}
 			if c.flights[key] == f {

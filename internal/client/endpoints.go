@@ -72,7 +72,7 @@ func readMemberships[T any, PT interface {
 			return ms, err
 		}
 		return keepStatus[T, PT](ctx, c, ms, *q.Status), nil
-	})
+	}, recordCount[T])
 }
 
 // keepStatus leaves out memberships of another status than the filter
@@ -110,7 +110,7 @@ func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error)
 	}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Payment, error) {
 		return readCountPages[Payment](ctx, c, req, o.KeepRaw, only)
-	})
+	}, recordCount[Payment])
 }
 
 // Groups reads every group, in API order. Their raw JSON is always kept:
@@ -122,7 +122,7 @@ func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
 	}
 	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
 		return readCountPages[Group](ctx, c, req, true, nil)
-	})
+	}, recordCount[Group])
 }
 
 // OrgMetrics reads every organization metrics record, in API order.
@@ -137,7 +137,7 @@ func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, er
 	req := pageRequest{endpoint: "org_metrics", path: c.cfg.Paths.OrgMetrics, sizeParam: "limit", size: size}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
 		return readMetadataPages(ctx, c, req, o.KeepRaw)
-	})
+	}, func(m *OrgMetrics) int { return len(m.Results) })
 }
 
 func (c *Client) countRequest(endpoint, path string, size int) (pageRequest, error) {

@@ -97,19 +97,19 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), err.Error(), nil))
 	}
-	collectBeforeLargeState(size)
+	releaseMemoryAroundLargeState(size)
 	encoded, err := encodeSized(def.attrs, state, size)
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}
-	collectBeforeLargeState(size)
+	releaseMemoryAroundLargeState(size)
 	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}}, nil
 }
 
-// largeState is the encoded size past which collectBeforeLargeState runs.
+// largeState is the encoded size past which releaseMemoryAroundLargeState runs.
 const largeState = 32 << 20
 
-// collectBeforeLargeState collects garbage and returns the freed memory to
+// releaseMemoryAroundLargeState collects garbage and returns the freed memory to
 // the operating system around the encoding of a large state. Before it, the
 // read leaves decoding scratch as garbage; after it, the records themselves
 // are garbage (the client keeps no large result, see its cache). A state's
@@ -121,7 +121,7 @@ const largeState = 32 << 20
 // after encoding too, large results not cached and page bodies recycled;
 // 232 MB with debug.FreeOSMemory in place of runtime.GC. Each takes a
 // fraction of a second of a plan of tens of seconds.
-func collectBeforeLargeState(size int64) {
+func releaseMemoryAroundLargeState(size int64) {
 	if size > largeState {
 		debug.FreeOSMemory()
 	}
