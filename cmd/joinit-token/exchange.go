@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -61,7 +63,7 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code 
 		}
 		note("%s answered 404; trying %s", tokenURL, c.authURL+legacyTokenPath)
 	}
-	return exchanged{}, exchangeFailure(err, secret, code)
+	return exchanged{}, exchangeFailure(ctx, err, c.clientID, secret, code)
 }
 
 // statusOf is the HTTP status of a token endpoint's refusal, 0 if none.
@@ -75,20 +77,24 @@ func statusOf(err error) int {
 
 // exchangeFailure turns an x/oauth2 error into the command's failure. Its
 // message is built from the status and the RFC 6749 error fields only, not
-// the raw body, and the secret and code are scrubbed from it anyway: a
-// server may echo what it was sent.
-func exchangeFailure(err error, secret, code string) *failure {
-	var pairs []string
-	for old, label := range map[string]string{secret: "[client secret]", code: "[code]"} {
-		if old != "" { // an empty old string would match everywhere
-			pairs = append(pairs, old, label)
-		}
-	}
-	scrub := strings.NewReplacer(pairs...)
+// the raw body, and the secret and code are scrubbed from it anyway, in
+// every form x/oauth2 sent them (as they are, URL-encoded, and inside the
+// Basic credentials): a server may echo what it was sent.
+func exchangeFailure(ctx context.Context, err error, clientID, secret, code string) error {
+	scrub := secretScrubber(clientID, secret, code)
 	var re *oauth2.RetrieveError
-	if !errors.As(err, &re) {
+	var ue *url.Error
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted while exchanging the code: %w", ctx.Err())
+	case errors.As(err, &re):
+	case errors.As(err, &ue):
 		return &failure{exitUnreachable, errors.New(scrub.Replace(
 			"the token endpoint cannot be reached: " + err.Error()))}
+	default:
+		// It answered, with something that is not a token response.
+		return &failure{exitFailure, errors.New(scrub.Replace(
+			"the token endpoint's answer is not a usable token response: " + err.Error()))}
 	}
 	detail := fmt.Sprintf("HTTP %d", statusOf(err))
 	if re.ErrorCode != "" {
@@ -102,6 +108,23 @@ func exchangeFailure(err error, secret, code string) *failure {
 		return &failure{exitBadClient, fmt.Errorf("the token endpoint refused the client credentials (%s): check -client-id and the client secret (%s)", detail, secretEnv)}
 	}
 	return &failure{exitFailure, fmt.Errorf("the token endpoint refused the code (%s)", detail)}
+}
+
+// secretScrubber replaces the secret and the code, in each form they were
+// sent in, with labels.
+func secretScrubber(clientID, secret, code string) *strings.Replacer {
+	basic := base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(clientID) + ":" + url.QueryEscape(secret)))
+	var pairs []string
+	for _, p := range [][2]string{
+		{basic, "[client credentials]"},
+		{secret, "[client secret]"}, {url.QueryEscape(secret), "[client secret]"},
+		{code, "[code]"}, {url.QueryEscape(code), "[code]"},
+	} {
+		if p[0] != "" { // an empty old string would match everywhere
+			pairs = append(pairs, p[0], p[1])
+		}
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // styleRecorder notes how the client credentials travelled in the request

@@ -69,7 +69,9 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 	cb := &callback{
 		path:  c.redirect.Path,
 		state: state,
-		finish: func(ctx context.Context, code string) error {
+		// The exchange runs under the run's context, not the browser
+		// request's: an interrupt stops it at once.
+		finish: func(_ context.Context, code string) error {
 			return finish(ctx, hc, c, secret, code, stdout, note)
 		},
 		arrived: make(chan struct{}),
@@ -102,8 +104,14 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 	case <-ctx.Done():
 		return fmt.Errorf("interrupted while waiting for the authorization response: %w", ctx.Err())
 	}
-	// The callback arrived: the exchange has its own HTTP timeout.
-	return <-cb.result
+	// The callback arrived: the exchange has its own HTTP timeout, and stops
+	// with the run's context.
+	select {
+	case err := <-cb.result:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted while exchanging the code: %w", ctx.Err())
+	}
 }
 
 // finish exchanges the code and stores the token; the callback page shows

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -211,5 +216,53 @@ func TestFlowUnreachable(t *testing.T) {
 		if strings.Contains(r.stderr.String(), "/oauth2/authorize?") {
 			t.Errorf("%s: the authorize URL was printed for an unreachable server", name)
 		}
+	}
+}
+
+// An interrupt while the code is being exchanged stops the run at once,
+// with no token printed, however long the token endpoint would take.
+func TestFlowInterruptDuringExchange(t *testing.T) {
+	t.Parallel()
+	exchanging := make(chan struct{})
+	var once sync.Once
+	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/oauth2/authorize":
+			q := r.URL.Query()
+			http.Redirect(w, r, q.Get("redirect_uri")+"?code=c0de&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
+		case "/oauth2/token":
+			_ = r.ParseForm() // read the body, so the server notices the client leaving
+			once.Do(func() { close(exchanging) })
+			select { // a token endpoint that does not answer in time
+			case <-r.Context().Done():
+			case <-time.After(20 * time.Second):
+			}
+		}
+	}))
+	defer auth.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var stdout, stderr testutil.SyncBuffer
+	done := make(chan int, 1)
+	e := testEnv(t, testSecret)
+	go func() {
+		done <- e.run(ctx, []string{"-auth-url", auth.URL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser"},
+			strings.NewReader(""), &stdout, &stderr)
+	}()
+	r := &running{stdout: &stdout, stderr: &stderr, done: done}
+	go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
+	select {
+	case <-exchanging:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the code was never exchanged; stderr:\n%s", stderr.String())
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitFailure || !strings.Contains(stderr.String(), "interrupted") || stdout.String() != "" {
+			t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the run went on after the interrupt; stderr:\n%s", stderr.String())
 	}
 }

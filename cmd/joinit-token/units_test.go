@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,19 +151,39 @@ func TestExchangeFailureScrubs(t *testing.T) {
 	refusal := func(status int, code, desc string) error {
 		return &oauth2.RetrieveError{Response: &http.Response{StatusCode: status}, ErrorCode: code, ErrorDescription: desc}
 	}
+	const id, secret, code = "app", "s3cr et/+&", "c0de/x y"
+	basic := base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(id) + ":" + url.QueryEscape(secret)))
+	echo := "bad secret " + secret + " / " + url.QueryEscape(secret) + " / Basic " + basic + " / code " + url.QueryEscape(code)
 	for _, tc := range []struct {
 		err  error
 		want int
 	}{
-		{refusal(401, "invalid_client", "bad secret s3cr3t"), exitBadClient},
+		{refusal(401, "invalid_client", echo), exitBadClient},
 		{refusal(400, "invalid_client", ""), exitBadClient},
-		{refusal(400, "invalid_grant", "code c0de used"), exitFailure},
+		{refusal(400, "invalid_grant", "code "+code+" used"), exitFailure},
 		{refusal(500, "", ""), exitFailure},
-		{errors.New("dial tcp: connection refused"), exitUnreachable},
+		{&url.Error{Op: "Post", URL: "https://auth.example/oauth2/token", Err: errors.New("dial tcp: connection refused")}, exitUnreachable},
+		// It answered 200, but not with a token: not "unreachable".
+		{errors.New("oauth2: server response missing access_token"), exitFailure},
+		{errors.New("oauth2: cannot parse json: " + echo), exitFailure},
 	} {
-		f := exchangeFailure(tc.err, "s3cr3t", "c0de")
-		if f.code != tc.want || strings.Contains(f.Error(), "s3cr3t") || strings.Contains(f.Error(), "c0de") {
-			t.Errorf("%v: exit %d (want %d), message %q", tc.err, f.code, tc.want, f.Error())
+		err := exchangeFailure(context.Background(), tc.err, id, secret, code)
+		var f *failure
+		if !errors.As(err, &f) || f.code != tc.want {
+			t.Errorf("%v: %v, want exit %d", tc.err, err, tc.want)
+			continue
 		}
+		for _, leak := range []string{secret, url.QueryEscape(secret), basic, code, url.QueryEscape(code)} {
+			if strings.Contains(f.Error(), leak) {
+				t.Errorf("%v: message %q shows %q", tc.err, f.Error(), leak)
+			}
+		}
+	}
+	// Interrupted: neither unreachable nor refused.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var f *failure
+	if err := exchangeFailure(ctx, &url.Error{Op: "Post", URL: "x", Err: context.Canceled}, id, secret, code); errors.As(err, &f) || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("cancelled exchange: %v", err)
 	}
 }

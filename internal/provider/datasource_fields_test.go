@@ -184,3 +184,27 @@ data "joinit_memberships" "m" {
 		}},
 	})
 }
+
+// fields unknown at plan next to include_records = false is not refused at
+// validation: it may turn out null, and then the lean read is valid.
+func TestAccFields_unknownAtPlanWithLeanRead(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 15, Memberships: 12})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "terraform_data" "fields" {
+  input = { v = null }
+}
+data "joinit_memberships" "m" {
+  include_records = false
+  fields          = terraform_data.fields.output.v
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("ids"), knownvalue.ListSizeExact(12)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records"), knownvalue.Null()),
+			},
+		}},
+	})
+}

@@ -136,8 +136,8 @@ func (fieldsNeedRecords) Description(context.Context) string {
 func (v fieldsNeedRecords) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (fieldsNeedRecords) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() {
-		return
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return // unknown at plan: the read checks the rule once it is known
 	}
 	var include types.Bool
 	if diags := req.Config.GetAttribute(ctx, path.Root("include_records"), &include); diags.HasError() {
