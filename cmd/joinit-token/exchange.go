@@ -52,7 +52,7 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code 
 	for _, path := range []string{tokenPath, legacyTokenPath} {
 		tokenURL := c.authURL + path
 		rec := &styleRecorder{base: hc.Transport}
-		ctx := context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec, Timeout: hc.Timeout})
+		ctx := context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec, Timeout: hc.Timeout, CheckRedirect: refuseTokenRedirect})
 		var tok *oauth2.Token
 		tok, err = oauthConfig(c, secret, tokenURL).Exchange(ctx, code)
 		if err == nil {
@@ -65,6 +65,13 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code 
 	}
 	return exchanged{}, exchangeFailure(ctx, err, c.clientID, secret, code)
 }
+
+// errTokenRedirect is a token endpoint that answered with a redirect.
+var errTokenRedirect = errors.New("the token endpoint answered with a redirect; it is not followed, since following it would send the client secret and the code to another address: use the final address as -auth-url")
+
+// refuseTokenRedirect keeps a token request, which carries the client
+// secret, from being sent on to wherever a redirect points.
+func refuseTokenRedirect(*http.Request, []*http.Request) error { return errTokenRedirect }
 
 // statusOf is the HTTP status of a token endpoint's refusal, 0 if none.
 func statusOf(err error) int {
@@ -87,6 +94,8 @@ func exchangeFailure(ctx context.Context, err error, clientID, secret, code stri
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted while exchanging the code: %w", ctx.Err())
+	case errors.Is(err, errTokenRedirect):
+		return &failure{exitFailure, errTokenRedirect}
 	case errors.As(err, &re):
 	case errors.As(err, &ue):
 		return &failure{exitUnreachable, errors.New(scrub.Replace(

@@ -50,8 +50,8 @@ JOINIT_BROWSER, run with the URL as its one argument.
 
 Exit codes:
   0  the token was written
-  1  any other failure (the code was refused, -out cannot be written, interrupted)
-  2  usage: bad flags, or no client secret
+  1  any other failure (the code was refused, a redirect from the token endpoint, interrupted)
+  2  usage: bad flags (an -out that cannot be written is found before the flow starts), or no client secret
   3  the token endpoint refused the client id or secret (401 invalid_client)
   4  the authorization was denied (the callback carried error=...)
   5  state mismatch: the callback was not for this run

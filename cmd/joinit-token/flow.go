@@ -57,6 +57,11 @@ func (e env) run(ctx context.Context, args []string, stdin io.Reader, stdout, st
 // flow runs the authorization-code flow once the inputs are known.
 func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr io.Writer) error {
 	note := func(format string, args ...any) { fmt.Fprintf(stderr, "joinit-token: "+format+"\n", args...) }
+	if c.out != "" {
+		if err := checkWritable(c.out); err != nil {
+			return &failure{exitUsage, fmt.Errorf("-out %s: the token could not be written there: %w", c.out, err)}
+		}
+	}
 	hc := &http.Client{Timeout: httpTimeout}
 	if err := checkReachable(ctx, hc, c.authURL+authorizePath); err != nil {
 		return err

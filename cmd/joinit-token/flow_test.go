@@ -266,3 +266,39 @@ func TestFlowInterruptDuringExchange(t *testing.T) {
 		t.Fatalf("the run went on after the interrupt; stderr:\n%s", stderr.String())
 	}
 }
+
+// An -out that cannot be written is found before the flow starts, so the
+// single-use code is not spent; a token endpoint that redirects is not
+// followed, so the client secret goes nowhere else.
+func TestFlowRefusesUnwritableOutAndTokenRedirects(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)),
+		"-no-browser", "-out", filepath.Join(t.TempDir(), "no-such-dir", "token"))
+	if code := r.exitCode(t); code != exitUsage || !strings.Contains(r.stderr.String(), "could not be written") {
+		t.Fatalf("unwritable -out: exit %d; stderr:\n%s", code, r.stderr.String())
+	}
+	if strings.Contains(r.stderr.String(), "/oauth2/authorize?") {
+		t.Fatalf("the flow started despite the unwritable -out:\n%s", r.stderr.String())
+	}
+
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the token request followed the redirect to %s", r.URL)
+	}))
+	defer elsewhere.Close()
+	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/oauth2/authorize":
+			q := r.URL.Query()
+			http.Redirect(w, r, q.Get("redirect_uri")+"?code=c0de&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
+		case "/oauth2/token":
+			http.Redirect(w, r, elsewhere.URL+"/steal", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer auth.Close()
+	r = start(t, testEnv(t, testSecret), "-auth-url", auth.URL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
+	if code := r.exitCode(t); code != exitFailure || !strings.Contains(r.stderr.String(), "redirect") || strings.Contains(r.stderr.String(), testSecret) {
+		t.Fatalf("token redirect: exit %d; stderr:\n%s", code, r.stderr.String())
+	}
+}

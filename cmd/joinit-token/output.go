@@ -5,6 +5,17 @@ import (
 	"path/filepath"
 )
 
+// checkWritable fails when a token could not be written to path, so that
+// the single-use authorization code is not spent for nothing.
+func checkWritable(path string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".joinit-token-check-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // writeTokenFile replaces path with the token, mode 0600. It writes a
 // temporary file in the same directory and renames it over path, so a
 // reader never sees half a token and the file is never, even for a moment,
