@@ -57,7 +57,7 @@ func main() {
 			lean, _ := selectCases("lean")
 			check(planTable(os.Stdout, "the lean read of a large organization (no anchor: jsondecode of it alone takes minutes)", big, lean, false))
 		}
-		fmt.Println("Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 400 MB; lean ≤ 0.05× anchor wall, provider < 100 MB;")
+		fmt.Println("Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 250 MB; lean ≤ 0.05× anchor wall, provider < 100 MB;")
 		fmt.Println("fields (3 attributes) ≤ 0.10× anchor wall. At N=1000000: lean plan ≤ 25 s, provider < 600 MB.")
 	}
 }
