@@ -58,9 +58,9 @@ func (cb *callback) decide(r *http.Request) error {
 		return &failure{exitStateMismatch, errors.New("state mismatch: this authorization response was not for this run of joinit-token (an old browser tab, or someone else's link); nothing was exchanged")}
 	}
 	if e := q.Get("error"); e != "" {
-		msg := "the authorization was denied: " + e
+		msg := "the authorization was denied: " + printable(e)
 		if d := q.Get("error_description"); d != "" {
-			msg += " (" + d + ")"
+			msg += " (" + printable(d) + ")"
 		}
 		return &failure{exitDenied, errors.New(msg)}
 	}

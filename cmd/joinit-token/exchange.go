@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"unicode"
 
 	"golang.org/x/oauth2"
 )
@@ -107,16 +108,31 @@ func exchangeFailure(ctx context.Context, err error, clientID, secret, code stri
 	}
 	detail := fmt.Sprintf("HTTP %d", statusOf(err))
 	if re.ErrorCode != "" {
-		detail += " " + re.ErrorCode
+		detail += " " + printable(re.ErrorCode)
 	}
 	if re.ErrorDescription != "" {
-		detail += ": " + re.ErrorDescription
+		detail += ": " + printable(re.ErrorDescription)
 	}
 	detail = scrub.Replace(detail)
 	if statusOf(err) == http.StatusUnauthorized || re.ErrorCode == "invalid_client" {
 		return &failure{exitBadClient, fmt.Errorf("the token endpoint refused the client credentials (%s): check -client-id and the client secret (%s)", detail, secretEnv)}
 	}
 	return &failure{exitFailure, fmt.Errorf("the token endpoint refused the code (%s)", detail)}
+}
+
+// printable keeps a server's words safe for a terminal: control characters
+// (escape sequences among them) become spaces, and the text is cut short.
+func printable(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
 }
 
 // secretScrubber replaces the secret and the code, in each form they were

@@ -179,6 +179,11 @@ func TestExchangeFailureScrubs(t *testing.T) {
 			}
 		}
 	}
+	// A server's words reach the terminal without control characters.
+	err := exchangeFailure(context.Background(), refusal(400, "invalid_grant", "bad\x1b[2J\x1b]0;owned\x07 code\n"+strings.Repeat("x", 500)), id, secret, code)
+	if msg := err.Error(); strings.ContainsAny(msg, "\x1b\x07\n") || len(msg) > 500 {
+		t.Errorf("error_description printed raw: %q", msg)
+	}
 	// Interrupted: neither unreachable nor refused.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
