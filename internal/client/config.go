@@ -22,12 +22,12 @@ const (
 	DefaultMaxRetryWait   = 60 * time.Second
 
 	// MaxCount is the largest `count` the count-style endpoints accept.
-	MaxCount = 1000
+	MaxCount = apispec.MaxCount
 	// DefaultCount is the page size of a count-style endpoint that is not
 	// given one: what a server that ignores count serves.
-	DefaultCount = 50
+	DefaultCount = apispec.DefaultCount
 	// MaxLimit is the largest `limit` the metadata endpoints accept.
-	MaxLimit = 100
+	MaxLimit = apispec.MaxLimit
 )
 
 // Paths are the endpoint paths, relative to the base URL; the defaults and

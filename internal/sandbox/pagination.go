@@ -5,14 +5,16 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
-// Page sizes from the spec's pagination table.
+// Page sizes from the spec's pagination table (see apispec).
 const (
-	DefaultCount = 50
-	MaxCount     = 1000
-	DefaultLimit = 25
-	MaxLimit     = 100
+	DefaultCount = apispec.DefaultCount
+	MaxCount     = apispec.MaxCount
+	DefaultLimit = apispec.DefaultLimit
+	MaxLimit     = apispec.MaxLimit
 )
 
 // pageQuery is a request's paging parameters after the spec's defaults.
