@@ -225,21 +225,14 @@ func TestFlowInterruptDuringExchange(t *testing.T) {
 	t.Parallel()
 	exchanging := make(chan struct{})
 	var once sync.Once
-	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/oauth2/authorize":
-			q := r.URL.Query()
-			http.Redirect(w, r, q.Get("redirect_uri")+"?code=c0de&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
-		case "/oauth2/token":
-			_ = r.ParseForm() // read the body, so the server notices the client leaving
-			once.Do(func() { close(exchanging) })
-			select { // a token endpoint that does not answer in time
-			case <-r.Context().Done():
-			case <-time.After(20 * time.Second):
-			}
+	auth := approvingAuthServer(t, func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm() // read the body, so the server notices the client leaving
+		once.Do(func() { close(exchanging) })
+		select { // a token endpoint that does not answer in time
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
 		}
-	}))
-	defer auth.Close()
+	})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var stdout, stderr testutil.SyncBuffer
@@ -286,19 +279,29 @@ func TestFlowRefusesUnwritableOutAndTokenRedirects(t *testing.T) {
 		t.Errorf("the token request followed the redirect to %s", r.URL)
 	}))
 	defer elsewhere.Close()
+	auth := approvingAuthServer(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/steal", http.StatusTemporaryRedirect)
+	})
+	r = start(t, testEnv(t, testSecret), "-auth-url", auth.URL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
+	if code := r.exitCode(t); code != exitFailure || !strings.Contains(r.stderr.String(), "redirect") || strings.Contains(r.stderr.String(), testSecret) {
+		t.Fatalf("token redirect: exit %d; stderr:\n%s", code, r.stderr.String())
+	}
+}
+
+// approvingAuthServer is an auth server whose authorize endpoint approves at
+// once (code c0de) and whose token endpoint is the test's.
+func approvingAuthServer(t *testing.T, token http.HandlerFunc) *httptest.Server {
+	t.Helper()
 	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/oauth2/authorize":
 			q := r.URL.Query()
 			http.Redirect(w, r, q.Get("redirect_uri")+"?code=c0de&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
 		case "/oauth2/token":
-			http.Redirect(w, r, elsewhere.URL+"/steal", http.StatusTemporaryRedirect)
+			token(w, r)
 		}
 	}))
-	defer auth.Close()
-	r = start(t, testEnv(t, testSecret), "-auth-url", auth.URL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
-	go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
-	if code := r.exitCode(t); code != exitFailure || !strings.Contains(r.stderr.String(), "redirect") || strings.Contains(r.stderr.String(), testSecret) {
-		t.Fatalf("token redirect: exit %d; stderr:\n%s", code, r.stderr.String())
-	}
+	t.Cleanup(auth.Close)
+	return auth
 }
