@@ -58,6 +58,10 @@ type Config struct {
 	Paths Paths
 	// Logger receives request and paging events; nil discards them.
 	Logger Logger
+	// OrganizationID, when set, is the organization every record must
+	// belong to: a record whose organization_id is set and differs fails
+	// the read (an *OrganizationError). Records without one pass.
+	OrganizationID string
 
 	// MaxPages ends runaway paging with an error.
 	MaxPages int

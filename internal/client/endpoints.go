@@ -51,6 +51,7 @@ func readMemberships[T any, PT interface {
 	*T
 	record
 	withStatus
+	withOrganization
 }](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
 	req, err := c.countRequest("memberships", c.cfg.Paths.Memberships, q.PageSize)
 	if err != nil {
@@ -62,12 +63,15 @@ func readMemberships[T any, PT interface {
 	if q.Status != nil && fields != nil && !slices.Contains(fields, "status") {
 		fields = append(slices.Clip(fields), "status") // checked on every record below
 	}
-	only, err := newFieldMask[T](fields)
+	only, err := newFieldMask[T](c.withOrganizationField(fields))
 	if err != nil {
 		return nil, err
 	}
 	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+kind+"|"+only.key(), func(ctx context.Context) ([]T, error) {
 		ms, err := readCountPages[T, PT](ctx, c, req, q.KeepRaw, only)
+		if err == nil {
+			err = checkOrganization[T, PT](c, req.endpoint, ms)
+		}
 		if err != nil || q.Status == nil {
 			return ms, err
 		}
@@ -104,12 +108,12 @@ func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error)
 	if err != nil {
 		return nil, err
 	}
-	only, err := newFieldMask[Payment](o.Fields)
+	only, err := newFieldMask[Payment](c.withOrganizationField(o.Fields))
 	if err != nil {
 		return nil, err
 	}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Payment, error) {
-		return readCountPages[Payment](ctx, c, req, o.KeepRaw, only)
+		return checked[Payment](c, req.endpoint)(readCountPages[Payment](ctx, c, req, o.KeepRaw, only))
 	}, recordCount[Payment])
 }
 
@@ -121,7 +125,7 @@ func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
 		return nil, err
 	}
 	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
-		return readCountPages[Group](ctx, c, req, true, nil)
+		return checked[Group](c, req.endpoint)(readCountPages[Group](ctx, c, req, true, nil))
 	}, recordCount[Group])
 }
 
@@ -136,8 +140,32 @@ func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, er
 	}
 	req := pageRequest{endpoint: "org_metrics", path: c.cfg.Paths.OrgMetrics, sizeParam: "limit", size: size}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
-		return readMetadataPages(ctx, c, req, o.KeepRaw)
+		m, err := readMetadataPages(ctx, c, req, o.KeepRaw)
+		if err == nil {
+			err = checkOrganization(c, req.endpoint, m.Results)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
 	}, func(m *OrgMetrics) int { return len(m.Results) })
+}
+
+// checked passes a read's records on when the organization guard holds for
+// them, and fails the read when it does not.
+func checked[T any, PT interface {
+	*T
+	withOrganization
+}](c *Client, endpoint string) func([]T, error) ([]T, error) {
+	return func(recs []T, err error) ([]T, error) {
+		if err == nil {
+			err = checkOrganization[T, PT](c, endpoint, recs)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return recs, nil
+	}
 }
 
 func (c *Client) countRequest(endpoint, path string, size int) (pageRequest, error) {

@@ -42,6 +42,9 @@ type MembershipSummary struct {
 	MembershipName *string `json:"membership_name"`
 	// Status is decoded only under a status filter, to check it.
 	Status *int64 `json:"status"`
+	// OrganizationID is decoded only when the organization guard is set
+	// (Config.OrganizationID), to check it.
+	OrganizationID *string `json:"organization_id"`
 }
 
 // Profile is a membership's profile. The address's name and shape are not
@@ -151,6 +154,15 @@ type withStatus interface{ statusValue() *int64 }
 
 func (m *Membership) statusValue() *int64        { return m.Status }
 func (m *MembershipSummary) statusValue() *int64 { return m.Status }
+
+// withOrganization is a record the organization guard checks.
+type withOrganization interface{ organizationValue() *string }
+
+func (m *Membership) organizationValue() *string        { return m.OrganizationID }
+func (m *MembershipSummary) organizationValue() *string { return m.OrganizationID }
+func (p *Payment) organizationValue() *string           { return p.OrganizationID }
+func (g *Group) organizationValue() *string             { return g.OrganizationID }
+func (m *OrgMetric) organizationValue() *string         { return m.OrganizationID }
 
 func (m *MembershipSummary) setRaw([]byte) {} // a summary has no raw JSON
 func (p *Payment) dedupKey() string        { return deref(p.ID) }

@@ -1,0 +1,98 @@
+package client
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The organization guard. A token is issued for one organization, and
+// nothing in a response says which: a staging token in a production
+// pipeline reads the staging organization's people without a word. With
+// Config.OrganizationID set, every record of every read is checked, and
+// one record of another organization fails the whole read. A record
+// without organization_id passes: the specification lets any field be
+// null or absent, and failing on that would fail every read of a server
+// that leaves it out.
+
+// OrganizationError is a read that returned records of another
+// organization than the one configured.
+type OrganizationError struct {
+	Endpoint string
+	Want     string // Config.OrganizationID
+	Got      string // the first differing organization_id
+	RecordID string // that record's id, "" when it has none
+	Count    int    // how many records differ
+}
+
+func (e *OrganizationError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: ", e.Endpoint)
+	if e.RecordID != "" {
+		fmt.Fprintf(&b, "record %s", quoteServerText(e.RecordID))
+	} else {
+		b.WriteString("a record")
+	}
+	fmt.Fprintf(&b, " belongs to organization %s, not to %s (organization_id in the provider configuration)",
+		quoteServerText(e.Got), quoteServerText(e.Want))
+	if e.Count > 1 {
+		fmt.Fprintf(&b, ", and %d records in all belong to another organization", e.Count)
+	}
+	b.WriteString(": the access token may belong to another organization. " +
+		"Check access_token (or JOINIT_ACCESS_TOKEN) and organization_id (or JOINIT_ORGANIZATION_ID); nothing of this read was returned")
+	return b.String()
+}
+
+// quoteServerText quotes an id the server sent for an error message:
+// escaped, so it cannot forge lines of the message, and cut, so a hostile
+// server cannot fill the terminal.
+func quoteServerText(s string) string {
+	const limit = 80
+	if len(s) > limit {
+		return fmt.Sprintf("%q…", s[:limit])
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// checkOrganization fails when a record names another organization than
+// the configured one. It does nothing when the guard is not set.
+func checkOrganization[T any, PT interface {
+	*T
+	withOrganization
+}](c *Client, endpoint string, recs []T) error {
+	want := c.cfg.OrganizationID
+	if want == "" {
+		return nil
+	}
+	var first *OrganizationError
+	for i := range recs {
+		got := PT(&recs[i]).organizationValue()
+		if got == nil || *got == want {
+			continue
+		}
+		if first == nil {
+			first = &OrganizationError{Endpoint: endpoint, Want: want, Got: *got}
+			if r, ok := any(PT(&recs[i])).(record); ok {
+				first.RecordID = r.dedupKey()
+			}
+		}
+		first.Count++
+	}
+	if first != nil {
+		return first
+	}
+	return nil
+}
+
+// withOrganizationField adds organization_id to a field mask's names when
+// the guard needs it decoded; nil (every field) stays nil.
+func (c *Client) withOrganizationField(fields []string) []string {
+	if c.cfg.OrganizationID == "" || fields == nil {
+		return fields
+	}
+	for _, f := range fields {
+		if f == "organization_id" {
+			return fields
+		}
+	}
+	return append(fields[:len(fields):len(fields)], "organization_id")
+}

@@ -1,0 +1,146 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// guardReads are every read the organization guard must cover: each
+// endpoint, and for memberships and payments the masked reads that decode
+// only some members.
+var guardReads = []struct {
+	name string
+	read func(ctx context.Context, c *Client) (int, error)
+}{
+	{"memberships", func(ctx context.Context, c *Client) (int, error) {
+		ms, err := c.Memberships(ctx, MembershipQuery{})
+		return len(ms), err
+	}},
+	{"memberships with fields", func(ctx context.Context, c *Client) (int, error) {
+		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{Fields: []string{"email"}}})
+		return len(ms), err
+	}},
+	{"membership summaries", func(ctx context.Context, c *Client) (int, error) {
+		ms, err := c.MembershipSummaries(ctx, MembershipQuery{Status: int64Ptr(100)})
+		return len(ms), err
+	}},
+	{"payments", func(ctx context.Context, c *Client) (int, error) {
+		ps, err := c.Payments(ctx, ListOptions{})
+		return len(ps), err
+	}},
+	{"payments with fields", func(ctx context.Context, c *Client) (int, error) {
+		ps, err := c.Payments(ctx, ListOptions{Fields: []string{"total"}})
+		return len(ps), err
+	}},
+	{"groups", func(ctx context.Context, c *Client) (int, error) {
+		gs, err := c.Groups(ctx, ListOptions{})
+		return len(gs), err
+	}},
+	{"org_metrics", func(ctx context.Context, c *Client) (int, error) {
+		m, err := c.OrgMetrics(ctx, ListOptions{})
+		if m == nil {
+			return 0, err
+		}
+		return len(m.Results), err
+	}},
+}
+
+// sandboxOrganization is the organization_id the sandbox's records carry.
+func sandboxOrganization(t *testing.T, s *sandbox.Server) string {
+	t.Helper()
+	var rec struct {
+		Org string `json:"organization_id"`
+	}
+	if err := json.Unmarshal(s.MembershipsJSON(nil)[0], &rec); err != nil || rec.Org == "" {
+		t.Fatalf("the sandbox's first membership has no organization_id (%v)", err)
+	}
+	return rec.Org
+}
+
+func TestOrganizationGuardPassesTheConfiguredOrganization(t *testing.T) {
+	t.Parallel()
+	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
+	guarded := newClient(t, Config{BaseURL: url, OrganizationID: sandboxOrganization(t, s)})
+	open := newClient(t, Config{BaseURL: url})
+	for _, r := range guardReads {
+		got, err := r.read(context.Background(), guarded)
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		want, err := r.read(context.Background(), open)
+		if err != nil || got != want || got == 0 {
+			t.Fatalf("%s: %d records with the guard, %d without (%v)", r.name, got, want, err)
+		}
+	}
+}
+
+func TestOrganizationGuardFailsEveryReadOfAnotherOrganization(t *testing.T) {
+	t.Parallel()
+	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
+	actual := sandboxOrganization(t, s)
+	c := newClient(t, Config{BaseURL: url, OrganizationID: "org-production"})
+	for _, r := range guardReads {
+		n, err := r.read(context.Background(), c)
+		var orgErr *OrganizationError
+		if !errors.As(err, &orgErr) {
+			t.Fatalf("%s: %d records and %v, want an *OrganizationError", r.name, n, err)
+		}
+		if n != 0 {
+			t.Fatalf("%s: %d records returned with the error", r.name, n)
+		}
+		msg := err.Error()
+		for _, want := range []string{`"org-production"`, fmt.Sprintf("%q", actual), "may belong to another organization", "JOINIT_ORGANIZATION_ID"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: the error does not say %s:\n%s", r.name, want, msg)
+			}
+		}
+	}
+}
+
+func TestOrganizationGuardOneStrangerAmongMany(t *testing.T) {
+	t.Parallel()
+	records := []string{
+		`{"_id":"m-1","organization_id":"org-a","email":"a@example.com"}`,
+		`{"_id":"m-2","email":"b@example.com"}`,                             // absent: passes
+		`{"_id":"m-3","organization_id":null,"email":"c@example.com"}`,      // null: passes
+		`{"_id":"m-4","organization_id":"org-b\n","email":"d@example.com"}`, // another, with a newline
+	}
+	c := newClient(t, Config{BaseURL: serveOnePage(t, records).URL, Token: testToken, OrganizationID: "org-a"})
+	_, err := c.MembershipSummaries(context.Background(), MembershipQuery{})
+	var orgErr *OrganizationError
+	if !errors.As(err, &orgErr) {
+		t.Fatalf("got %v, want an *OrganizationError", err)
+	}
+	if orgErr.RecordID != "m-4" || orgErr.Got != "org-b\n" || orgErr.Count != 1 {
+		t.Fatalf("got %+v, want record m-4 of org-b, one record", orgErr)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Fatalf("server text reached the message unescaped: %q", err.Error())
+	}
+
+	// Absent and null organization_id pass.
+	c = newClient(t, Config{BaseURL: serveOnePage(t, records[:3]).URL, Token: testToken, OrganizationID: "org-a"})
+	ms, err := c.MembershipSummaries(context.Background(), MembershipQuery{})
+	if err != nil || len(ms) != 3 {
+		t.Fatalf("got %d records and %v, want 3 and no error", len(ms), err)
+	}
+}
+
+// serveOnePage serves the records as page 1 of a count-style list.
+func serveOnePage(t *testing.T, records []string) *fakeAPI {
+	page := []byte("[" + strings.Join(records, ",") + "]")
+	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if a.page == 1 {
+			writeJSON(w, page)
+			return
+		}
+		writeJSON(w, []byte("[]"))
+	})
+}
