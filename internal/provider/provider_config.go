@@ -19,6 +19,7 @@ import (
 type providerModel struct {
 	AccessToken           types.String `tfsdk:"access_token"`
 	BaseURL               types.String `tfsdk:"base_url"`
+	OrganizationID        types.String `tfsdk:"organization_id"`
 	MaxConcurrentRequests types.Int64  `tfsdk:"max_concurrent_requests"`
 	RequestTimeout        types.String `tfsdk:"request_timeout"`
 	MaxRetries            types.Int64  `tfsdk:"max_retries"`
@@ -86,6 +87,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 		UserAgent:      fmt.Sprintf("terraform-provider-joinit/%s Terraform/%s", version, req.TerraformVersion),
 		Logger:         tflogBridge{token: token},
 		Paths:          paths.paths(),
+		OrganizationID: valueOrEnv(m.OrganizationID, envOrganization),
 	}
 	if !m.MaxRetries.IsNull() && m.MaxRetries.ValueInt64() == 0 {
 		cfg.MaxRetries = client.NoRetries
@@ -114,13 +116,13 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	}
 	tflog.Debug(ctx, "joinit client configured", map[string]any{
 		"base_url": baseURL, "max_concurrent_requests": cfg.MaxConcurrency, "max_retries": cfg.MaxRetries,
-		"max_retry_wait": cfg.MaxRetryWait.String(),
+		"max_retry_wait": cfg.MaxRetryWait.String(), "organization_id": cfg.OrganizationID,
 	})
 	return &providerData{client: c}
 }
 
 func (m providerModel) hasUnknown() bool {
-	return m.AccessToken.IsUnknown() || m.BaseURL.IsUnknown() || m.MaxConcurrentRequests.IsUnknown() ||
+	return m.AccessToken.IsUnknown() || m.BaseURL.IsUnknown() || m.OrganizationID.IsUnknown() || m.MaxConcurrentRequests.IsUnknown() ||
 		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.MaxRetryWait.IsUnknown() || m.EndpointPaths.IsUnknown()
 }
 

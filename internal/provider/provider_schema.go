@@ -13,8 +13,9 @@ import (
 
 // Environment variables the provider reads when an attribute is not set.
 const (
-	envAccessToken = "JOINIT_ACCESS_TOKEN"
-	envBaseURL     = "JOINIT_BASE_URL"
+	envAccessToken  = "JOINIT_ACCESS_TOKEN"
+	envBaseURL      = "JOINIT_BASE_URL"
+	envOrganization = "JOINIT_ORGANIZATION_ID"
 )
 
 var endpointPathRe = regexp.MustCompile(`^/[^?#]*$`)
@@ -41,6 +42,14 @@ func providerSchema() schema.Schema {
 				Optional:    true,
 				Description: "Address of the API, for example `https://api.example.com`; it may carry a path prefix. Defaults to the `" + envBaseURL + "` environment variable. Must be `https`, except for loopback hosts (127.0.0.0/8, ::1, localhost).",
 				Validators:  []validator.String{baseURLValidator{}},
+			},
+			"organization_id": schema.StringAttribute{
+				Optional: true,
+				Description: "The organization the access token must read, as the records' `organization_id`. When set, a read in which any record " +
+					"names another organization fails, naming both ids: a token of another organization (staging in a production pipeline) " +
+					"stops the plan instead of handing modules the wrong people. Records whose `organization_id` is null or absent pass. " +
+					"Lean and `fields` reads decode `organization_id` to check it. Defaults to the `" + envOrganization + "` environment variable; unset, nothing is checked.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"max_concurrent_requests": schema.Int64Attribute{
 				Optional:    true,
