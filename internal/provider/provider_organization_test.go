@@ -69,7 +69,7 @@ func TestAccProvider_organizationGuardStopsAnotherOrganization(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
-			Config: guardedConfig(url, "org-production"),
+			Config:      guardedConfig(url, "org-production"),
 			ExpectError: regexp.MustCompile(`(?s)belongs to organization\s+"` + actual + `",\s+not to\s+"org-production".*may\s+belong\s+to\s+another\s+organization`),
 		}},
 	})
