@@ -144,8 +144,9 @@ func TestAccFields_invalid(t *testing.T) {
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			step(`data "joinit_memberships" "x" { fields = ["email", "phone"] }`,
-				`(?s)fields.*must be one of.*"id".*"email".*"membership_name".*"status_name".*"profile".*"custom_answers".*"raw_json".*got: "phone"`),
-			step(`data "joinit_payments" "x" { fields = ["total", "email"] }`, `(?s)must be one of.*"membership_ids".*"currency".*"total".*got: "email"`),
+				`(?s)Invalid fields.*"phone" is not an attribute of a\s+membership.*Valid\s+names:.*id,.*email,.*membership_name,.*status_name,.*profile,.*custom_answers,.*raw_json\.`),
+			step(`data "joinit_memberships" "x" { fields = ["emial"] }`, `(?s)"emial" is not an attribute of a\s+membership\.\s+Did\s+you\s+mean\s+"email"\?`),
+			step(`data "joinit_payments" "x" { fields = ["total", "email"] }`, `(?s)"email" is not an attribute of a\s+payment.*Valid\s+names:.*membership_ids,.*currency,.*total`),
 			step(`data "joinit_memberships" "x" { fields = ["email", "email"] }`, `(?s)Duplicate List Value.*duplicate values of: "email"`),
 			step(`data "joinit_memberships" "x" { fields = [] }`, `(?s)fields.*at least 1`),
 			step(`data "joinit_memberships" "x" {

@@ -2,10 +2,13 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
@@ -24,7 +27,10 @@ type membershipsState struct {
 	chosen         []attr // the attributes of `records`; nil: fields unset
 	ids            []*string
 	emails         []*string
+	warnings       []readWarning // of the type filters
 }
+
+func (s *membershipsState) readWarnings() []readWarning { return s.warnings }
 
 var membershipsDef = newDataSourceDef("memberships",
 	"Reads the organization's memberships, optionally filtered by status, in API order. "+
@@ -33,7 +39,9 @@ var membershipsDef = newDataSourceDef("memberships",
 		"or `fields` to read only the attributes a module uses. `membership_types` and `membership_names` filter by type.",
 	readMemberships,
 	asArg(num[membershipsState]("status", "", func(s *membershipsState) *int64 { return s.Status }),
-		schema.Int64Attribute{Optional: true, Description: "Membership status code to filter by, sent as the API's `status` filter: 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled. Other codes are passed through. Unset reads every status."}),
+		schema.Int64Attribute{Optional: true, Description: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
+			". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status.",
+			Validators: []validator.Int64{knownStatusCode{}}}),
 	pageSizeArg[membershipsState](client.MaxCount, "count", func(s *membershipsState) *int64 { return s.PageSize }),
 	rawJSONArg(func(s *membershipsState) *bool { return s.IncludeRawJSON }),
 	asArg(boolean[membershipsState]("include_records", "", func(s *membershipsState) *bool { return s.IncludeRecords }),
@@ -56,7 +64,7 @@ var membershipsDef = newDataSourceDef("memberships",
 type membership = client.Membership
 
 // membershipFields are the attributes `fields` chooses from.
-var membershipFields = recordFields{attrs: membershipAttrs(),
+var membershipFields = recordFields{what: "membership", attrs: membershipAttrs(),
 	json: map[string]string{"id": "_id", "status_name": "status", "raw_json": ""}}
 
 func membershipAttrs() []attr {
@@ -68,7 +76,7 @@ func membershipAttrs() []attr {
 		str("display_name", "Display name.", func(m *membership) *string { return m.DisplayName }),
 		str("membership_type", "Identifier of the membership type.", func(m *membership) *string { return m.MembershipType }),
 		str("membership_name", "Name of the membership type.", func(m *membership) *string { return m.MembershipName }),
-		num("status", "Status code: 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled; other codes may appear.", func(m *membership) *int64 { return m.Status }),
+		num("status", "Status code: "+knownStatusCodes()+"; other codes may appear.", func(m *membership) *int64 { return m.Status }),
 		str("status_name", "Name of `status`: prospective, pending, active, expired, cancelled, or unknown for any other code.", func(m *membership) *string { return statusName(m.Status) }),
 		str("joined", "When the membership started (ISO 8601 UTC, as the API sends it).", func(m *membership) *string { return m.Joined }),
 		str("expiration_date", "When the membership expires; null for lifetime or auto-renewing memberships.", func(m *membership) *string { return m.ExpirationDate }),
@@ -119,6 +127,16 @@ var statusNames = map[int64]*string{50: ptr("prospective"), 75: ptr("pending"), 
 
 var unknownStatus = ptr("unknown")
 
+// knownStatusCodes lists the documented codes with their names, in order:
+// "50 prospective, 75 pending, …".
+func knownStatusCodes() string {
+	var parts []string
+	for _, code := range slices.Sorted(maps.Keys(statusNames)) {
+		parts = append(parts, fmt.Sprintf("%d %s", code, *statusNames[code]))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // statusName names a status code; codes the documentation does not list
 // are "unknown", never an error.
 func statusName(code *int64) *string {
@@ -156,14 +174,14 @@ func readMemberships(ctx context.Context, c *client.Client, args arguments) (any
 		return nil, &argError{"fields", errFieldsWithoutRecords}
 	}
 	for _, f := range []struct {
-		name string
-		to   *stringFilter
-	}{{"membership_types", &s.types}, {"membership_names", &s.names}} {
+		name, field string
+		to          *stringFilter
+	}{{"membership_types", "membership_type", &s.types}, {"membership_names", "membership_name", &s.names}} {
 		values, set, err := args.optionalStrings(f.name)
 		if err != nil {
 			return nil, err
 		}
-		*f.to = newStringFilter(values, set)
+		*f.to = newStringFilter(f.name, f.field, values, set)
 	}
 	if !*s.IncludeRecords {
 		return s.readLean(ctx, c)
@@ -179,7 +197,7 @@ func readMemberships(ctx context.Context, c *client.Client, args arguments) (any
 	if err != nil {
 		return nil, err
 	}
-	s.records = filterByType(s.records, s.types, s.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
+	s.records, s.warnings = filterByType(s.records, s.types, s.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
 	s.ids, s.emails = idsAndEmails(s.records)
 	return &s, nil
 }
@@ -194,7 +212,7 @@ func (s *membershipsState) readLean(ctx context.Context, c *client.Client) (any,
 	if err != nil {
 		return nil, err
 	}
-	recs = filterByType(recs, s.types, s.names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
+	recs, s.warnings = filterByType(recs, s.types, s.names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
 	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
 	return s, nil
 }

@@ -53,8 +53,8 @@ func withFields(t *testing.T, s *membershipsState, fields ...string) *membership
 	if s.chosen, err = membershipFields.choose(s.fields, true); err != nil {
 		t.Fatal(err)
 	}
-	s.types = newStringFilter(ptrs("t2", "t1", "Ü"), true)
-	s.names = newStringFilter(ptrs("Gold"), true)
+	s.types = newStringFilter("membership_types", "membership_type", ptrs("t2", "t1", "Ü"), true)
+	s.names = newStringFilter("membership_names", "membership_name", ptrs("Gold"), true)
 	return s
 }
 

@@ -3,10 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -23,6 +23,7 @@ import (
 // one record, declared once in its ds_*.go, and the JSON members each attr
 // needs decoded.
 type recordFields struct {
+	what  string // "membership": what a record is, for messages
 	attrs []attr
 	// json names the member an attr reads when it is not the attr's own
 	// name; "" for an attr no member fills (raw_json).
@@ -49,7 +50,7 @@ func fieldsArg[S any](what string, r recordFields, get func(*S) ([]*string, bool
 		Validators: []validator.List{
 			listvalidator.SizeAtLeast(1),
 			listvalidator.UniqueValues(),
-			listvalidator.ValueStringsAre(stringvalidator.OneOf(names...)),
+			listvalidator.ValueStringsAre(attributeName{what: what, names: names}),
 			fieldsNeedRecords{},
 		},
 	})
@@ -88,7 +89,7 @@ func (r recordFields) choose(fields []*string, set bool) ([]attr, error) {
 	for _, f := range fields {
 		a, ok := byName[*f]
 		if !ok {
-			return nil, &argError{"fields", fmt.Sprintf("%q is not an attribute; valid names: %s", *f, strings.Join(r.names(), ", "))}
+			return nil, &argError{"fields", unknownAttributeMessage(r.what, *f, r.names())}
 		}
 		if seen[*f] {
 			return nil, &argError{"fields", fmt.Sprintf("%q is named twice", *f)}
@@ -150,3 +151,33 @@ func (fieldsNeedRecords) ValidateList(ctx context.Context, req validator.ListReq
 
 const errFieldsWithoutRecords = "fields chooses attributes of the records, and include_records = false reads none: " +
 	"remove include_records = false (ids and emails are set with fields too), or remove fields"
+
+// unknownAttributeMessage refuses a name in `fields`, with the names it was
+// likely a typo of, and every valid one. The validator and the read say
+// the same.
+func unknownAttributeMessage(what, name string, valid []string) string {
+	return fmt.Sprintf("%q is not an attribute of a %s.%s Valid names: %s.", name, what, didYouMean(name, valid), strings.Join(valid, ", "))
+}
+
+// attributeName is the validator of each name in `fields`.
+type attributeName struct {
+	what  string
+	names []string
+}
+
+func (v attributeName) Description(context.Context) string {
+	return "must be an attribute of a " + v.what + ": " + strings.Join(v.names, ", ")
+}
+
+func (v attributeName) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v attributeName) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	name := req.ConfigValue.ValueString()
+	if slices.Contains(v.names, name) {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid fields", unknownAttributeMessage(v.what, name, v.names))
+}

@@ -87,8 +87,12 @@ func TestChooseFields(t *testing.T) {
 		}
 	}
 	_, err = membershipFields.choose(ptrs("phone"), true)
-	if err == nil || !strings.Contains(err.Error(), "valid names: id, organization_id") || !strings.Contains(err.Error(), "custom_answers, raw_json") {
+	if err == nil || !strings.Contains(err.Error(), "Valid names: id, organization_id") || !strings.Contains(err.Error(), "custom_answers, raw_json") {
 		t.Errorf("an unknown name should list the valid ones: %v", err)
+	}
+	_, err = membershipFields.choose(ptrs("Email"), true)
+	if err == nil || !strings.Contains(err.Error(), `"Email" is not an attribute of a membership. Did you mean "email"?`) {
+		t.Errorf("a near name should be suggested: %v", err)
 	}
 	if got := membershipFields.jsonMembers(ptrAttrs("id", "status_name", "raw_json", "email")); !equalStrings(got, []string{"_id", "status", "email"}) {
 		t.Errorf("json members %v", got)

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -14,7 +16,9 @@ import (
 // membership_names are applied here, after the whole status-filtered list
 // is read, so they save state and Terraform's time, not requests.
 
-const filterNote = " Applied by the provider after the read: every page of the `status` filter's result is still fetched."
+const filterNote = " Applied by the provider after the read: every page of the `status` filter's result is still fetched. " +
+	"Values are compared exactly, case included (`\"corporate\"` does not match `\"Corporate\"`). A value that matches no membership read " +
+	"gives a warning naming the value and the closest values present, since a typo here reads an empty list."
 
 func membershipTypesArg() attr {
 	return asArg(strSet("membership_types", "", func(s *membershipsState) ([]*string, bool) { return s.types.values, s.types.set }),
@@ -34,13 +38,15 @@ func membershipNamesArg() attr {
 
 // stringFilter is a set argument as configured; unset keeps everything.
 type stringFilter struct {
+	attr   string // the argument's name, for its warnings
+	field  string // the record attribute it compares, for its warnings
 	values []*string
 	set    bool
 	in     map[string]bool
 }
 
-func newStringFilter(values []*string, set bool) stringFilter {
-	f := stringFilter{values: values, set: set, in: make(map[string]bool, len(values))}
+func newStringFilter(attr, field string, values []*string, set bool) stringFilter {
+	f := stringFilter{attr: attr, field: field, values: values, set: set, in: make(map[string]bool, len(values))}
 	for _, v := range values {
 		f.in[*v] = true
 	}
@@ -53,18 +59,90 @@ func (f stringFilter) keeps(v *string) bool {
 	return !f.set || (v != nil && f.in[*v])
 }
 
-// filterByType returns the records both filters keep, in order. The
+// filterByType returns the records both filters keep, in order, and a
+// warning for each filter value that no record read has. A value that
+// matches nothing is most often a typo ("corporate" for "Corporate"), and
+// in an SSO sync a silently empty list revokes everyone's access. The
 // records may be the client's cached slice, shared with other data
 // sources of the run: it is never changed in place.
-func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (typ, name *string)) []R {
+func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (typ, name *string)) ([]R, []readWarning) {
 	if !types.set && !names.set {
-		return recs
+		return recs, nil
 	}
 	out := make([]R, 0, len(recs)/2)
+	seenTypes, seenNames := map[string]bool{}, map[string]bool{}
 	for i := range recs {
-		if typ, name := typeOf(&recs[i]); types.keeps(typ) && names.keeps(name) {
+		typ, name := typeOf(&recs[i])
+		okType, okName := types.keeps(typ), names.keeps(name)
+		if types.set && okType {
+			seenTypes[*typ] = true
+		}
+		if names.set && okName {
+			seenNames[*name] = true
+		}
+		if okType && okName {
 			out = append(out, recs[i])
 		}
 	}
-	return slices.Clip(out)
+	var warns []readWarning
+	present := func(pick func(typ, name *string) *string) []string {
+		values := map[string]bool{}
+		for i := range recs {
+			if v := pick(typeOf(&recs[i])); v != nil {
+				values[*v] = true
+			}
+		}
+		return slices.Sorted(maps.Keys(values))
+	}
+	warns = append(warns, types.unmatched(seenTypes, len(recs), func() []string {
+		return present(func(typ, _ *string) *string { return typ })
+	})...)
+	warns = append(warns, names.unmatched(seenNames, len(recs), func() []string {
+		return present(func(_, name *string) *string { return name })
+	})...)
+	return slices.Clip(out), warns
+}
+
+// unmatched warns of each value of the filter that no record had, naming
+// the closest values the records do have. present is called only when a
+// warning is due: it walks every record again.
+func (f stringFilter) unmatched(seen map[string]bool, read int, present func() []string) []readWarning {
+	if !f.set {
+		return nil
+	}
+	var warns []readWarning
+	var values []string
+	for _, v := range f.values {
+		if seen[*v] {
+			continue
+		}
+		if values == nil {
+			values = present()
+		}
+		warns = append(warns, readWarning{attr: f.attr,
+			summary: fmt.Sprintf("%s value %q matches no membership", f.attr, *v),
+			detail:  noMatchDetail(*v, f.field, values, read)})
+	}
+	return warns
+}
+
+// noMatchDetail explains a filter value that matched nothing, with what it
+// may have meant.
+func noMatchDetail(v, field string, present []string, read int) string {
+	if read == 0 {
+		return fmt.Sprintf("The read returned no memberships, so no record has %s %q and this value keeps none.", field, v)
+	}
+	detail := fmt.Sprintf("None of the %d memberships read has %s %q, so this value keeps none (values are compared exactly, case included).", read, field, v)
+	if hint := didYouMean(v, present); hint != "" {
+		return detail + hint
+	}
+	const listed = 10
+	switch {
+	case len(present) == 0:
+		return detail + fmt.Sprintf(" No membership read has a %s.", field)
+	case len(present) <= listed:
+		return detail + fmt.Sprintf(" The values read are %s.", quotedList(present, "and"))
+	default:
+		return detail + fmt.Sprintf(" %d distinct values were read, among them %s.", len(present), quotedList(present[:listed], "and"))
+	}
 }

@@ -16,20 +16,20 @@ func TestFilterMemberships(t *testing.T) {
 	}
 	s := func(v string) *string { return &v }
 	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), s("Silver")), m("3", nil, nil), m("4", s("t1"), s("Bronze")), m("5", s("t3"), s("Gold"))}
-	unset := newStringFilter(nil, false)
+	unset := newStringFilter("", "", nil, false)
 	cases := []struct {
 		name         string
 		types, names stringFilter
 		want         []string
 	}{
 		{"no filter", unset, unset, []string{"1", "2", "3", "4", "5"}},
-		{"types", newStringFilter(ptrs("t1", "t3"), true), unset, []string{"1", "4", "5"}},
-		{"names", unset, newStringFilter(ptrs("Gold"), true), []string{"1", "5"}},
-		{"both must match", newStringFilter(ptrs("t1"), true), newStringFilter(ptrs("Gold", "Silver"), true), []string{"1"}},
-		{"none", newStringFilter(ptrs("nope"), true), unset, nil},
+		{"types", newStringFilter("f", "field", ptrs("t1", "t3"), true), unset, []string{"1", "4", "5"}},
+		{"names", unset, newStringFilter("f", "field", ptrs("Gold"), true), []string{"1", "5"}},
+		{"both must match", newStringFilter("f", "field", ptrs("t1"), true), newStringFilter("f", "field", ptrs("Gold", "Silver"), true), []string{"1"}},
+		{"none", newStringFilter("f", "field", ptrs("nope"), true), unset, nil},
 	}
 	for _, tc := range cases {
-		got := filterByType(recs, tc.types, tc.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
+		got, _ := filterByType(recs, tc.types, tc.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
 		var ids []string
 		for _, r := range got {
 			ids = append(ids, *r.ID)

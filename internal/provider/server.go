@@ -103,7 +103,8 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}
 	releaseMemoryAroundLargeState(size)
-	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}}, nil
+	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded},
+		Diagnostics: protocolWarnings(warningsOf(state))}, nil
 }
 
 // largeState is the encoded size past which releaseMemoryAroundLargeState runs.

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -45,6 +46,32 @@ func (durationValidator) ValidateString(_ context.Context, req validator.StringR
 	if _, err := parseTimeout(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error())
 	}
+}
+
+// knownStatusCode warns of a status filter that is not a documented code.
+// It is a warning, not an error: the documentation says other codes may
+// appear. But `status = 10` meant as 100 reads no one, and in an SSO sync
+// an empty list revokes everyone's access.
+type knownStatusCode struct{}
+
+func (knownStatusCode) Description(context.Context) string {
+	return "warns when not a documented status code (" + knownStatusCodes() + ")"
+}
+
+func (v knownStatusCode) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (knownStatusCode) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	code := req.ConfigValue.ValueInt64()
+	if _, known := statusNames[code]; known {
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(req.Path, "Unknown membership status code",
+		fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s. "+
+			"The read is made with %d all the same, since new codes may appear; if you meant one of the known codes, "+
+			"correct it: a status no membership has reads an empty list.", code, knownStatusCodes(), code))
 }
 
 func parseTimeout(s string) (time.Duration, error) {

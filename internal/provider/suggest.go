@@ -1,0 +1,63 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agext/levenshtein"
+)
+
+// closest returns the values of candidates a user most likely meant by v:
+// those equal to it but for case, or else those at the least edit distance,
+// when that distance is small enough to be a typo (at most a third of the
+// value's length, and at least 2). The result is sorted; empty when nothing
+// is near.
+func closest(v string, candidates []string) []string {
+	var out []string
+	for _, c := range candidates {
+		if c != v && strings.EqualFold(c, v) {
+			out = append(out, c)
+		}
+	}
+	if len(out) > 0 {
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	best := max(2, len([]rune(v))/3)
+	for _, c := range candidates {
+		if c == v {
+			continue
+		}
+		switch d := levenshtein.Distance(v, c, nil); {
+		case d < best:
+			best, out = d, []string{c}
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// didYouMean is " did you mean "a" or "b"?" for the closest candidates,
+// "" when none is near.
+func didYouMean(v string, candidates []string) string {
+	near := closest(v, candidates)
+	if len(near) == 0 {
+		return ""
+	}
+	return " Did you mean " + quotedList(near, "or") + "?"
+}
+
+// quotedList joins quoted values: "a", "b" or "c".
+func quotedList(values []string, conj string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
+}

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// readOnBothPaths reads joinit_memberships with the given arguments through
+// the provider's fast server and through the bare framework server, each
+// configured for the sandbox, and returns both responses.
+func readOnBothPaths(t *testing.T, url string, args map[string]tftypes.Value) (fast, framework *tfprotov6.ReadDataSourceResponse) {
+	t.Helper()
+	ctx := context.Background()
+	servers := []tfprotov6.ProviderServer{NewServer("test")(), providerserver.NewProtocol6(newProvider("test"))()}
+	var out []*tfprotov6.ReadDataSourceResponse
+	for _, s := range servers {
+		conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+			"base_url":     tftypes.NewValue(tftypes.String, url),
+			"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
+		})})
+		if err != nil || len(conf.Diagnostics) > 0 {
+			t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+		}
+		req := readRequest(t, membershipsDef, false)
+		raw := emptyConfig(membershipsDef)
+		var vals map[string]tftypes.Value
+		if err := raw.As(&vals); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range args {
+			vals[k] = v
+		}
+		cfg, err := tfprotov6.NewDynamicValue(membershipsDef.stateType, tftypes.NewValue(membershipsDef.stateType, vals))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Config = &cfg
+		resp, err := s.ReadDataSource(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, resp)
+	}
+	return out[0], out[1]
+}
+
+func stringSet(values ...string) tftypes.Value {
+	elems := make([]tftypes.Value, len(values))
+	for i, v := range values {
+		elems[i] = tftypes.NewValue(tftypes.String, v)
+	}
+	return tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, elems)
+}
+
+// A filter value that matches no record warns on its argument, naming the
+// value and what the user may have meant, on both read paths alike, for
+// full and lean reads; the read itself succeeds.
+func TestFilterValuesThatMatchNothingWarn(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 51, Memberships: 60})
+	lean := tftypes.NewValue(tftypes.Bool, false)
+	cases := []struct {
+		name string
+		args map[string]tftypes.Value
+		want [][]string // per warning: attribute, then texts the summary+detail hold
+	}{
+		{"case differs", map[string]tftypes.Value{"membership_names": stringSet("corporate", "Student")},
+			[][]string{{"membership_names", `"corporate" matches no membership`, `Did you mean "Corporate"?`, "case included"}}},
+		{"lean read, typo", map[string]tftypes.Value{"membership_names": stringSet("Studnet"), "include_records": lean},
+			[][]string{{"membership_names", `"Studnet"`, `Did you mean "Student"?`}}},
+		{"nothing near", map[string]tftypes.Value{"membership_names": stringSet("Platinum")},
+			[][]string{{"membership_names", `"Platinum"`, `The values read are "Corporate", "Family", "Individual" and "Student".`}}},
+		{"types", map[string]tftypes.Value{"membership_types": stringSet("no-such-type"), "include_records": lean},
+			[][]string{{"membership_types", `membership_types value "no-such-type"`, "None of the 60 memberships read has membership_type"}}},
+		{"every value matches", map[string]tftypes.Value{"membership_names": stringSet("Corporate", "Student")}, nil},
+	}
+	for _, tc := range cases {
+		fast, framework := readOnBothPaths(t, url, tc.args)
+		for path, resp := range map[string]*tfprotov6.ReadDataSourceResponse{"fast": fast, "framework": framework} {
+			if resp.State == nil {
+				t.Fatalf("%s, %s path: no state; diagnostics %v", tc.name, path, resp.Diagnostics)
+			}
+			if len(resp.Diagnostics) != len(tc.want) {
+				t.Fatalf("%s, %s path: %d diagnostics, want %d: %v", tc.name, path, len(resp.Diagnostics), len(tc.want), resp.Diagnostics)
+			}
+			for i, want := range tc.want {
+				d := resp.Diagnostics[i]
+				if d.Severity != tfprotov6.DiagnosticSeverityWarning {
+					t.Errorf("%s, %s path: severity %v, want a warning", tc.name, path, d.Severity)
+				}
+				if !d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName(want[0])) {
+					t.Errorf("%s, %s path: on %v, want %s", tc.name, path, d.Attribute, want[0])
+				}
+				for _, text := range want[1:] {
+					if !strings.Contains(d.Summary+" "+d.Detail, text) {
+						t.Errorf("%s, %s path: %q / %q does not say %s", tc.name, path, d.Summary, d.Detail, text)
+					}
+				}
+			}
+		}
+		if !reflect.DeepEqual(fast.Diagnostics, framework.Diagnostics) {
+			t.Errorf("%s: the paths differ:\nfast      %v\nframework %v", tc.name, fast.Diagnostics, framework.Diagnostics)
+		}
+	}
+}
+
+// A status that is not a documented code warns at validation, listing the
+// known codes; a known one does not. Validation is the framework's, shared
+// by both read paths.
+func TestUnknownStatusWarns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := NewServer("test")()
+	for _, tc := range []struct {
+		status int64
+		warn   bool
+	}{{10, true}, {999, true}, {100, false}, {350, false}} {
+		vals := map[string]tftypes.Value{}
+		if err := emptyConfig(membershipsDef).As(&vals); err != nil {
+			t.Fatal(err)
+		}
+		vals["status"] = tftypes.NewValue(tftypes.Number, tc.status)
+		cfg, err := tfprotov6.NewDynamicValue(membershipsDef.stateType, tftypes.NewValue(membershipsDef.stateType, vals))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := s.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "joinit_memberships", Config: &cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.warn {
+			if len(resp.Diagnostics) != 0 {
+				t.Errorf("status = %d: %v, want no diagnostics", tc.status, resp.Diagnostics)
+			}
+			continue
+		}
+		if len(resp.Diagnostics) != 1 {
+			t.Fatalf("status = %d: %v, want one warning", tc.status, resp.Diagnostics)
+		}
+		d := resp.Diagnostics[0]
+		want := "The known codes are 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled."
+		if d.Severity != tfprotov6.DiagnosticSeverityWarning || !strings.Contains(d.Detail, want) ||
+			!d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("status")) {
+			t.Errorf("status = %d: %v %q on %v, want a warning on status saying %q", tc.status, d.Severity, d.Detail, d.Attribute, want)
+		}
+	}
+}
