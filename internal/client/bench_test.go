@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -57,5 +58,35 @@ func BenchmarkReadMemberships100k(b *testing.B) {
 		if err != nil || len(got) != 100_000 {
 			b.Fatalf("read %d records: %v", len(got), err)
 		}
+	}
+}
+
+// BenchmarkReadMembershipSummaries100k is the lean read of 100,000
+// memberships, with and without the organization guard, which decodes
+// organization_id of every record and compares it: the guard's cost.
+func BenchmarkReadMembershipSummaries100k(b *testing.B) {
+	sb := sandbox.New(sandbox.Options{Seed: 1, Memberships: 100_000})
+	url := sb.Start()
+	defer sb.Close()
+	var first struct {
+		Org string `json:"organization_id"`
+	}
+	if err := json.Unmarshal(sb.MembershipsJSON(nil)[0], &first); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ name, org string }{{"unguarded", ""}, {"guarded", first.Org}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := New(Config{BaseURL: url, Token: sandbox.DefaultToken, OrganizationID: bc.org})
+				if err != nil {
+					b.Fatal(err)
+				}
+				got, err := c.MembershipSummaries(context.Background(), MembershipQuery{})
+				if err != nil || len(got) != 100_000 {
+					b.Fatalf("read %d records: %v", len(got), err)
+				}
+			}
+		})
 	}
 }
