@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	removeBuiltProvider()
 	if cliConfig != "" {
 		os.Remove(cliConfig)
 	}

@@ -10,13 +10,17 @@
 #     false to skip it.
 #   * membership_names, when set, limits both reads to those membership
 #     types (the provider filters after reading every active membership).
+#   * A postcondition stops the plan when fewer active members are read
+#     than min_active_members: a wrong token, filter or server must never
+#     empty the groups and revoke everyone's access.
 #
 # The provider reads JOINIT_BASE_URL and JOINIT_ACCESS_TOKEN from the
-# environment. The module in ./modules/user-group is a stand-in for the
+# environment, and JOINIT_ORGANIZATION_ID, when set, makes every read fail
+# on records of another organization. The module in ./modules/user-group is a stand-in for the
 # resources of your SSO or chat provider.
 
 terraform {
-  required_version = ">= 1.4"
+  required_version = ">= 1.5"
 
   required_providers {
     joinit = {
@@ -44,6 +48,17 @@ variable "per_membership_type_groups" {
   default     = true
 }
 
+variable "min_active_members" {
+  description = "Fewest active members a plan may read. A read below it stops the plan instead of removing people from the groups: set it a little under your usual count."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.min_active_members >= 1
+    error_message = "Keep the floor at 1 or more: an empty list would empty every group."
+  }
+}
+
 variable "membership_names" {
   description = "Only these membership types (by name); null for every type."
   type        = set(string)
@@ -55,6 +70,17 @@ data "joinit_memberships" "active_emails" {
   status           = 100
   include_records  = false
   membership_names = var.membership_names
+
+  lifecycle {
+    # Every page was read (the provider fails rather than return part of a
+    # list), but a valid-looking answer can still be the wrong one: another
+    # organization's token, a filter that matches nobody. Stop the plan
+    # before the groups are emptied.
+    postcondition {
+      condition     = length(self.ids) >= var.min_active_members
+      error_message = "Read ${length(self.ids)} active memberships, fewer than min_active_members (${var.min_active_members}): the groups were not changed. Check the token, the organization and the membership_names filter, or lower min_active_members if the organization really shrank."
+    }
+  }
 }
 
 # Two fields of each active membership, only when per-type groups are wanted.

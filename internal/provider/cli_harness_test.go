@@ -1,0 +1,127 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+)
+
+// Some tests run Terraform as a user does, on configurations with modules,
+// which terraform-plugin-testing's harness does not install: they build the
+// provider binary once, point a dev_overrides CLI configuration at it, and
+// drive the terraform on PATH with terraform-exec.
+
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// builtProviderDir builds the provider into a directory of its own, once
+// per test binary; TestMain removes it.
+func builtProviderDir(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "joinit-provider-build-"); built.err != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(built.dir, "terraform-provider-joinit"), "../..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.dir
+}
+
+// removeBuiltProvider removes the build, for TestMain.
+func removeBuiltProvider() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+}
+
+// cliTerraform is a working directory for the real terraform, with the
+// built provider installed through dev_overrides.
+type cliTerraform struct {
+	*tfexec.Terraform
+	stdout, stderr bytes.Buffer
+}
+
+// newCLITerraform prepares dir for terraform; env is added to the test
+// process's environment (less what terraform-exec manages itself).
+func newCLITerraform(t *testing.T, dir string, env map[string]string) *cliTerraform {
+	t.Helper()
+	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if bin == "" {
+		t.Skip("no terraform: set TF_ACC_TERRAFORM_PATH or put terraform on PATH")
+	}
+	rc := filepath.Join(t.TempDir(), "dev.tfrc")
+	overrides := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n",
+		providerAddress(), builtProviderDir(t))
+	if err := os.WriteFile(rc, []byte(overrides), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf, err := tfexec.NewTerraform(dir, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	for _, k := range tfexec.ProhibitedEnv(vars) {
+		delete(vars, k)
+	}
+	vars["TF_CLI_CONFIG_FILE"] = rc
+	for k, v := range env {
+		vars[k] = v
+	}
+	if err := tf.SetEnv(vars); err != nil {
+		t.Fatal(err)
+	}
+	c := &cliTerraform{Terraform: tf}
+	tf.SetStdout(&c.stdout)
+	tf.SetStderr(&c.stderr)
+	return c
+}
+
+// providerAddress is the provider's source address, under OpenTofu's
+// registry host when the tests run OpenTofu.
+func providerAddress() string {
+	host := os.Getenv("TF_ACC_PROVIDER_HOST")
+	if host == "" {
+		host = "registry.terraform.io"
+	}
+	return host + "/joinit-community/joinit"
+}
+
+// output returns and clears what terraform printed since the last call.
+func (c *cliTerraform) output() string {
+	out := c.stdout.String() + c.stderr.String()
+	c.stdout.Reset()
+	c.stderr.Reset()
+	return out
+}
+
+// copyExample copies a directory of examples/ (modules included) into a
+// fresh directory.
+func copyExample(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "examples", name))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
