@@ -124,4 +124,3 @@ func copyExample(t *testing.T, name string) string {
 	}
 	return dir
 }
-
