@@ -2,10 +2,12 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
 	"os"
+	"os/signal"
 	"path/filepath"
 	rtdebug "runtime/debug"
 
@@ -36,11 +38,19 @@ func main() {
 		rtdebug.SetGCPercent(50)
 	}
 
+	// A terminal's Ctrl-C reaches the provider as it reaches Terraform (one
+	// process group). go-plugin ignores it in a plugin, and Terraform 1.11
+	// sends no StopProvider while `terraform apply` computes its plan, so
+	// without this a long read runs on to its end. The signal stays caught
+	// for the life of the process: a second Ctrl-C is Terraform's to act on.
+	interrupt, stopCatching := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopCatching()
+
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	if err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(version), opts...); err != nil {
+	if err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(interrupt, version), opts...); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -55,7 +56,7 @@ func useOpenTofuRegistryHost() {
 // providerFactories serve the provider in process, through the same
 // server as the released binary.
 var providerFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"joinit": func() (tfprotov6.ProviderServer, error) { return NewServer("test")(), nil },
+	"joinit": func() (tfprotov6.ProviderServer, error) { return NewServer(context.Background(), "test")(), nil },
 }
 
 // startSandbox runs a sandbox for one test.

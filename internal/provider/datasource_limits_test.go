@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"regexp"
 	"testing"
 	"time"
@@ -76,7 +77,7 @@ func withResultLimit(limit int64, frameworkOnly bool) map[string]func() (tfproto
 				p.resultLimit = limit
 				return providerserver.NewProtocol6WithError(p)()
 			}
-			s := NewServer("test")().(*server) //nolint:forcetypeassert // NewServer builds a *server
+			s := NewServer(context.Background(), "test")().(*server) //nolint:forcetypeassert // NewServer builds a *server
 			s.provider.resultLimit = limit
 			return s, nil
 		},

@@ -36,10 +36,15 @@ import (
 //     encoder writes from the same declaration the schema is built from,
 //     and TestAccFastPathEqualsFramework* compare whole states on real
 //     Terraform.
-func NewServer(version string) func() tfprotov6.ProviderServer {
+//
+// Once interrupt is done, every read stops as on StopProvider: main.go
+// makes it the context of SIGINT. Terraform sends no StopProvider while
+// `terraform apply` computes its plan (1.11), but a terminal's Ctrl-C
+// reaches the provider too, and go-plugin only counts it.
+func NewServer(interrupt context.Context, version string) func() tfprotov6.ProviderServer {
 	return func() tfprotov6.ProviderServer {
 		p := newProvider(version)
-		stopped, stop := context.WithCancel(context.Background())
+		stopped, stop := context.WithCancel(interrupt)
 		return &server{
 			ProviderServer: providerserver.NewProtocol6(p)(),
 			provider:       p,
@@ -59,12 +64,20 @@ type server struct {
 	provider *joinitProvider
 	defs     map[string]*dataSourceDef // by full type name
 
-	// stopped is cancelled by StopProvider; every fast read stops with it.
+	// stopped is cancelled by StopProvider or the interrupt; every read
+	// stops with it.
 	stopped context.Context
 	stop    context.CancelFunc
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	// terraform-plugin-go's gRPC layer also cancels requests on
+	// StopProvider, but not on the interrupt; this makes the promise here,
+	// for both read paths, whatever serves us.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.stopped, cancel)()
+
 	def, ok := s.defs[req.TypeName]
 	c := s.provider.data().clientOrNil()
 	if !ok || req.Config == nil || c == nil {
@@ -72,12 +85,6 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		// answer (its diagnostics, its deferral) is the right one.
 		return s.ProviderServer.ReadDataSource(ctx, req)
 	}
-	// terraform-plugin-go's gRPC layer also cancels requests on
-	// StopProvider; this makes the promise here, whatever serves us.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(s.stopped, cancel)()
-
 	fail := func(d *tfprotov6.Diagnostic) (*tfprotov6.ReadDataSourceResponse, error) {
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: []*tfprotov6.Diagnostic{d}}, nil
 	}
@@ -128,8 +135,8 @@ func releaseMemoryAroundLargeState(size int64) {
 	}
 }
 
-// StopProvider cancels every fast read in flight, then lets the framework
-// do its part.
+// StopProvider cancels every read in flight, then lets the framework do
+// its part.
 func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
 	s.stop()
 	return s.ProviderServer.StopProvider(ctx, req)

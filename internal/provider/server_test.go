@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	fwattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
 // The fast path writes plain strings, numbers, bools, lists and objects and
@@ -100,7 +97,7 @@ func TestServerHandsUnconfiguredReadsToFramework(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, deferralAllowed := range []bool{true, false} {
-		s := NewServer("test")()
+		s := NewServer(context.Background(), "test")()
 		cfg := providerConfig(t, map[string]tftypes.Value{
 			"base_url":     tftypes.NewValue(tftypes.String, "https://api.example.com"),
 			"access_token": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
@@ -123,39 +120,5 @@ func TestServerHandsUnconfiguredReadsToFramework(t *testing.T) {
 		if resp.Deferred != nil || len(resp.Diagnostics) != 1 || !strings.Contains(resp.Diagnostics[0].Detail, "not known until apply") {
 			t.Errorf("deferral not allowed: got deferred %v, diagnostics %v; want the not-configured error", resp.Deferred, resp.Diagnostics)
 		}
-	}
-}
-
-// StopProvider ends a fast read at once, not when the API answers.
-func TestServerStopProviderEndsFastRead(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	sb, url := startSandbox(t, sandbox.Options{Seed: 81, Memberships: 10, Faults: sandbox.Faults{Latency: time.Minute}})
-	s := NewServer("test")()
-	conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
-		"base_url":     tftypes.NewValue(tftypes.String, url),
-		"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
-	})})
-	if err != nil || len(conf.Diagnostics) > 0 {
-		t.Fatalf("configure: %v %v", err, conf.Diagnostics)
-	}
-	done := make(chan *tfprotov6.ReadDataSourceResponse, 1)
-	go func() {
-		resp, _ := s.ReadDataSource(ctx, readRequest(t, membershipsDef, false))
-		done <- resp
-	}()
-	for sb.Requests(sandbox.EndpointMemberships) == 0 {
-		time.Sleep(5 * time.Millisecond) // until the read is waiting on the API
-	}
-	if _, err := s.StopProvider(ctx, &tfprotov6.StopProviderRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case resp := <-done:
-		if resp == nil || len(resp.Diagnostics) == 0 || resp.State != nil {
-			t.Fatalf("a stopped read should fail with a diagnostic and no state, got %+v", resp)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the read did not stop within 5 s of StopProvider")
 	}
 }

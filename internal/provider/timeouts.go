@@ -83,19 +83,32 @@ func (a arguments) readTimeout() (*timeoutsBlock, time.Duration, error) {
 }
 
 // readWithTimeout runs read under the read timeout and says so when the
-// timeout, not something else, ended it.
+// timeout ended it, or when the caller did (errInterrupted).
 func readWithTimeout(ctx context.Context, limit time.Duration, read func(context.Context) (any, error)) (any, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, limit, errReadTimeout)
+	readCtx, cancel := context.WithTimeoutCause(ctx, limit, errReadTimeout)
 	defer cancel()
-	state, err := read(ctx)
-	if err != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(ctx), errReadTimeout) {
+	state, err := read(readCtx)
+	switch {
+	case err == nil:
+		return state, nil
+	case errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(readCtx), errReadTimeout):
 		return nil, fmt.Errorf("the read did not finish within its read timeout of %s: raise it with `timeouts { read = \"…\" }` (default %s), or read less (a status filter, include_records = false)",
 			shortDuration(limit), shortDuration(defaultReadTimeout))
+	case errors.Is(ctx.Err(), context.Canceled):
+		// Whatever the client made of it, the caller stopped the read.
+		return nil, errInterrupted
 	}
-	return state, err
+	return nil, err
 }
 
 var errReadTimeout = errors.New("read timeout")
+
+// errInterrupted is the error of a read its caller cancelled: Terraform
+// stopped the provider (StopProvider) or the user pressed Ctrl-C (SIGINT,
+// see NewServer). The client fails with context.Canceled, which Terraform
+// would show as a bare "context canceled".
+var errInterrupted = errors.New("the read was interrupted (Ctrl-C, or Terraform stopped the provider); " +
+	"a read returns every record or none, so nothing was stored")
 
 // shortDuration prints 20m rather than 20m0s.
 func shortDuration(d time.Duration) string {
