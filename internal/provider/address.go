@@ -7,10 +7,17 @@ import "fmt"
 // build.
 const RegistryAddress = "registry.terraform.io/joinit-community/joinit"
 
+// openTofuAddress is the address OpenTofu gives the short source
+// "joinit-community/joinit": it resolves short sources on its own registry.
+const openTofuAddress = "registry.opentofu.org/joinit-community/joinit"
+
 // DevOverridesCLIConfig is a Terraform CLI configuration under which
 // Terraform runs the provider binary in binDir instead of installing one,
 // so no registry is asked (terraform init is not needed either). The demo,
-// the benchmark and the trace-log test all run the built binary this way.
+// the benchmark and the tests that run the built binary all use it. It
+// overrides the address under both registries, so a configuration naming
+// the short source finds the binary under Terraform and OpenTofu alike.
 func DevOverridesCLIConfig(binDir string) string {
-	return fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", RegistryAddress, binDir)
+	return fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n    %q = %q\n  }\n  direct {}\n}\n",
+		RegistryAddress, binDir, openTofuAddress, binDir)
 }

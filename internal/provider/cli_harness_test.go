@@ -66,11 +66,7 @@ func newCLITerraform(t *testing.T, dir string, env map[string]string) *cliTerraf
 		t.Skip("no terraform: set TF_ACC_TERRAFORM_PATH or put terraform on PATH")
 	}
 	rc := filepath.Join(t.TempDir(), "dev.tfrc")
-	overrides := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n",
-		providerAddress(), builtProviderDir(t))
-	if err := os.WriteFile(rc, []byte(overrides), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, rc, DevOverridesCLIConfig(builtProviderDir(t)))
 	tf, err := tfexec.NewTerraform(dir, bin)
 	if err != nil {
 		t.Fatal(err)
@@ -94,16 +90,6 @@ func newCLITerraform(t *testing.T, dir string, env map[string]string) *cliTerraf
 	tf.SetStdout(&c.stdout)
 	tf.SetStderr(&c.stderr)
 	return c
-}
-
-// providerAddress is the provider's source address, under OpenTofu's
-// registry host when the tests run OpenTofu.
-func providerAddress() string {
-	host := os.Getenv("TF_ACC_PROVIDER_HOST")
-	if host == "" {
-		host = "registry.terraform.io"
-	}
-	return host + "/joinit-community/joinit"
 }
 
 // output returns and clears what terraform printed since the last call.

@@ -69,14 +69,27 @@ func (d *dataSourceDef) errorSummary() string {
 	return fmt.Sprintf("Failed to read joinit_%s", d.name)
 }
 
-// frameworkDataSource adapts a dataSourceDef to the framework. It has no
-// Configure: it reads the provider's data where the fast path does.
+// frameworkDataSource adapts a dataSourceDef to the framework.
 type frameworkDataSource struct {
 	def      *dataSourceDef
 	provider *joinitProvider
+	data     *providerData // from the provider's Configure; nil before it, or unconfigured
 }
 
-var _ datasource.DataSource = (*frameworkDataSource)(nil)
+var _ datasource.DataSourceWithConfigure = (*frameworkDataSource)(nil)
+
+// Configure takes the provider data the provider's Configure made.
+func (f *frameworkDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return // not configured yet, or the configuration is unknown at plan
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T, want *providerData: a bug in the provider", req.ProviderData))
+		return
+	}
+	f.data = data
+}
 
 func (f *frameworkDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + f.def.name
@@ -91,7 +104,7 @@ func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 // server.go) and hands a read here only when the provider has no client;
 // the bare framework server of the tests uses it for every read.
 func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	state, err := f.def.readState(ctx, f.provider.data().clientOrNil(), req.Config.Raw)
+	state, err := f.def.readState(ctx, f.data.clientOrNil(), req.Config.Raw)
 	if err != nil {
 		var bad *argError
 		if errors.As(err, &bad) {

@@ -19,9 +19,11 @@ import (
 // provider's server, then through the bare framework server, and compares
 // every top-level attribute, whole, between the two steps.
 
-// frameworkFactories serve the provider without the fast path.
+// frameworkFactories serve the provider without the fast path: a provider
+// of its own on each call, as providerFactories do, so that parallel tests
+// never configure each other's client.
 var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"joinit": providerserver.NewProtocol6WithError(newProvider("test")),
+	"joinit": func() (tfprotov6.ProviderServer, error) { return providerserver.NewProtocol6WithError(newProvider("test"))() },
 }
 
 func TestAccFastPathEqualsFramework_memberships(t *testing.T) {

@@ -30,14 +30,8 @@ func TestAccCtrlCStopsRead(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	binDir := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(binDir, "terraform-provider-joinit"), ".")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
 	cliConfig := filepath.Join(dir, "dev.tfrc")
-	writeFile(t, cliConfig, DevOverridesCLIConfig(binDir))
+	writeFile(t, cliConfig, DevOverridesCLIConfig(builtProviderDir(t)))
 
 	for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
 		t.Run(args[0], func(t *testing.T) {

@@ -15,10 +15,10 @@ import (
 
 // joinitProvider is the framework provider. It is read-only: data sources only.
 //
-// configured is the one channel by which provider data reaches a read: the
-// fast ReadDataSource (server.go) and the framework's Read both take it from
-// here, so the framework's DataSourceData and data source Configure are not
-// used.
+// Configure hands the provider data to the framework's data sources as
+// DataSourceData, as the framework intends, and keeps it in configured for
+// the fast ReadDataSource (server.go), which the framework does not serve.
+// Both are of this provider instance: each server has its own.
 type joinitProvider struct {
 	version    string
 	configured atomic.Pointer[providerData]
@@ -63,6 +63,7 @@ func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRe
 		return
 	}
 	p.configured.Store(data)
+	resp.DataSourceData = data
 }
 
 func (p *joinitProvider) DataSources(context.Context) []func() datasource.DataSource {

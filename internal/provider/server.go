@@ -26,8 +26,8 @@ import (
 //     (TestSchemaHasNoCustomTypes fails if one is ever given one);
 //   - custom types: likewise, every value is a plain string, number, bool,
 //     list or object, which is all the encoder writes;
-//   - data source Configure: the data sources have none; both paths take
-//     the client from joinitProvider.data(), the one channel;
+//   - data source Configure: it only takes the provider data Configure made;
+//     the fast path takes the same data from joinitProvider.data();
 //   - ProviderMeta: the provider declares no provider_meta schema;
 //   - client capabilities and deferral: a read is handed to the framework
 //     whenever the provider has no client, which is the only case in which

@@ -26,14 +26,8 @@ func TestAccTraceLogNeverShowsToken(t *testing.T) {
 	_, url := startSandbox(t, sandbox.Options{Seed: 31, Memberships: 1200, Token: token, Faults: sandbox.Faults{ServerErrors: 1, OnlyPages: []int{2}}})
 
 	dir := t.TempDir()
-	binDir := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(binDir, "terraform-provider-joinit"), ".")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
 	cliConfig := filepath.Join(dir, "dev.tfrc")
-	writeFile(t, cliConfig, DevOverridesCLIConfig(binDir))
+	writeFile(t, cliConfig, DevOverridesCLIConfig(builtProviderDir(t)))
 
 	for name, tok := range map[string]string{"accepted": token, "refused": wrongToken} {
 		work := filepath.Join(dir, name)

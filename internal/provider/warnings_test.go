@@ -19,7 +19,7 @@ import (
 func readOnBothPaths(t *testing.T, url string, args map[string]tftypes.Value) (fast, framework *tfprotov6.ReadDataSourceResponse) {
 	t.Helper()
 	ctx := context.Background()
-	servers := []tfprotov6.ProviderServer{NewServer("test")(), providerserver.NewProtocol6(newProvider("test"))()}
+	servers := []tfprotov6.ProviderServer{NewServer(context.Background(), "test")(), providerserver.NewProtocol6(newProvider("test"))()}
 	var out []*tfprotov6.ReadDataSourceResponse
 	for _, s := range servers {
 		conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
@@ -118,7 +118,7 @@ func TestFilterValuesThatMatchNothingWarn(t *testing.T) {
 func TestUnknownStatusWarns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := NewServer("test")()
+	s := NewServer(context.Background(), "test")()
 	for _, tc := range []struct {
 		status int64
 		warn   bool
