@@ -23,7 +23,9 @@ import (
 // of its own on each call, as providerFactories do, so that parallel tests
 // never configure each other's client.
 var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"joinit": func() (tfprotov6.ProviderServer, error) { return providerserver.NewProtocol6WithError(newProvider("test"))() },
+	"joinit": func() (tfprotov6.ProviderServer, error) {
+		return providerserver.NewProtocol6WithError(newProvider("test"))()
+	},
 }
 
 func TestAccFastPathEqualsFramework_memberships(t *testing.T) {
