@@ -3,9 +3,26 @@ package provider
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
+
+// An argument is declared once, in its data source's attr list, by one of
+// the constructors below: name, description, default, bounds, and the state
+// field its value goes to. From that one declaration come
+//   - the framework attribute: Optional, and Computed when a default is
+//     written back to state; validators from the bounds; the description,
+//     ending in its bounds and "Default …";
+//   - the getter that writes the value back to state;
+//   - parse, which puts the configured value (or the default) into the
+//     state before the read, checking the same bounds for a value the
+//     validators could not see (unknown at plan).
+// A data source's read then finds its arguments in its state, parsed.
 
 // argError is a bad argument value, reported against its attribute.
 type argError struct {
@@ -14,6 +31,10 @@ type argError struct {
 }
 
 func (e *argError) Error() string { return fmt.Sprintf("%s: %s", e.attr, e.msg) }
+
+func errUnknownArg(name string) error {
+	return &argError{name, "the value is not known yet; data sources are read with known arguments only"}
+}
 
 // arguments gives typed access to the arguments a data source's
 // configuration sets (its other attributes are results, null in it).
@@ -27,34 +48,82 @@ func newArguments(v tftypes.Value) (arguments, error) {
 	return arguments{attrs: attrs}, nil
 }
 
-// optionalInt64 returns the argument's value, def when it is not set.
-func (a arguments) optionalInt64(name string, def *int64) (*int64, error) {
+// set returns the argument's value when it is set; an error when it is
+// not known yet.
+func (a arguments) set(name string) (tftypes.Value, bool, error) {
 	v, ok := a.attrs[name]
 	if !ok || v.IsNull() {
-		return def, nil
+		return v, false, nil
 	}
 	if !v.IsKnown() {
-		return nil, &argError{name, "the value is not known yet; data sources are read with known arguments only"}
+		return v, false, errUnknownArg(name)
+	}
+	return v, true, nil
+}
+
+// intSpec declares a whole-number argument.
+type intSpec struct {
+	name, desc string
+	def        *int64 // the value when unset, written to state; nil leaves it null
+	min, max   int64  // bounds, when max > min
+	validators []validator.Int64
+}
+
+// intArg declares an optional whole number that parse puts in *field(state).
+func intArg[S any](sp intSpec, field func(*S) **int64) attr {
+	desc, validators := sp.desc, sp.validators
+	if sp.max > sp.min {
+		desc += fmt.Sprintf(" From %d to %d.", sp.min, sp.max)
+		validators = append([]validator.Int64{int64validator.Between(sp.min, sp.max)}, validators...)
+	}
+	if sp.def != nil {
+		desc += fmt.Sprintf(" Default %d.", *sp.def)
+	}
+	a := asArg(num(sp.name, "", func(s *S) *int64 { return *field(s) }),
+		schema.Int64Attribute{Optional: true, Computed: sp.def != nil, Description: desc, Validators: validators})
+	a.parse = func(args arguments, state any) error {
+		n, err := args.int64Value(sp)
+		*field(parentAs[S](state)) = n
+		return err
+	}
+	return a
+}
+
+func (a arguments) int64Value(sp intSpec) (*int64, error) {
+	v, ok, err := a.set(sp.name)
+	if err != nil || !ok {
+		return sp.def, err
 	}
 	var f big.Float
 	if err := v.As(&f); err != nil {
-		return nil, &argError{name, err.Error()}
+		return nil, &argError{sp.name, err.Error()}
 	}
 	n, acc := f.Int64()
 	if acc != big.Exact {
-		return nil, &argError{name, fmt.Sprintf("%s is not a whole number", f.Text('g', -1))}
+		return nil, &argError{sp.name, fmt.Sprintf("%s is not a whole number", f.Text('g', -1))}
+	}
+	if sp.max > sp.min && (n < sp.min || n > sp.max) {
+		return nil, &argError{sp.name, fmt.Sprintf("must be between %d and %d, got %d", sp.min, sp.max, n)}
 	}
 	return &n, nil
 }
 
-// optionalBool returns the argument's value, def when it is not set.
-func (a arguments) optionalBool(name string, def bool) (*bool, error) {
-	v, ok := a.attrs[name]
-	if !ok || v.IsNull() {
-		return &def, nil
+// boolArg declares an optional bool with a default, written to state.
+func boolArg[S any](name, desc string, def bool, field func(*S) **bool) attr {
+	a := asArg(boolean(name, "", func(s *S) *bool { return *field(s) }),
+		schema.BoolAttribute{Optional: true, Computed: true, Description: desc + " Default " + strconv.FormatBool(def) + "."})
+	a.parse = func(args arguments, state any) error {
+		b, err := args.boolValue(name, def)
+		*field(parentAs[S](state)) = b
+		return err
 	}
-	if !v.IsKnown() {
-		return nil, &argError{name, "the value is not known yet; data sources are read with known arguments only"}
+	return a
+}
+
+func (a arguments) boolValue(name string, def bool) (*bool, error) {
+	v, ok, err := a.set(name)
+	if err != nil || !ok {
+		return &def, err
 	}
 	var b bool
 	if err := v.As(&b); err != nil {
@@ -63,48 +132,80 @@ func (a arguments) optionalBool(name string, def bool) (*bool, error) {
 	return &b, nil
 }
 
-// pageSize reads page_size, defaulting to and bounded by maxSize.
-func (a arguments) pageSize(maxSize int64) (*int64, error) {
-	size, err := a.optionalInt64("page_size", &maxSize)
-	if err != nil {
-		return nil, err
-	}
-	if *size < 1 || *size > maxSize {
-		return nil, &argError{"page_size", fmt.Sprintf("must be between 1 and %d, got %d", maxSize, *size)}
-	}
-	return size, nil
+// stringsValue is a list or set of strings as configured; set is false
+// when it is null.
+type stringsValue struct {
+	values []*string
+	set    bool
 }
 
-func ptr[T any](v T) *T { return &v }
+func (v stringsValue) get() ([]*string, bool) { return v.values, v.set }
 
-// optionalStrings returns a list or set of strings argument's elements in
-// the order Terraform sent them; set is false when it is null.
-func (a arguments) optionalStrings(name string) (elems []*string, set bool, err error) {
-	v, ok := a.attrs[name]
-	if !ok || v.IsNull() {
-		return nil, false, nil
+// stringSetArg declares an optional set of strings.
+func stringSetArg[S any](name, desc string, field func(*S) *stringsValue, validators ...validator.Set) attr {
+	a := asArg(strSet(name, "", func(s *S) ([]*string, bool) { return field(s).get() }),
+		schema.SetAttribute{Optional: true, ElementType: types.StringType, Description: desc, Validators: validators})
+	a.parse = func(args arguments, state any) (err error) {
+		*field(parentAs[S](state)), err = args.stringsValue(name)
+		return err
 	}
-	unknown := &argError{name, "the value is not known yet; data sources are read with known arguments only"}
-	if !v.IsKnown() {
-		return nil, false, unknown
+	return a
+}
+
+// stringListArg declares an optional list of strings; then, when set,
+// checks or derives more from it once parsed.
+func stringListArg[S any](name, desc string, field func(*S) *stringsValue, then func(*S) error, validators ...validator.List) attr {
+	a := asArg(strList(name, "", func(s *S) ([]*string, bool) { return field(s).get() }),
+		schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: desc, Validators: validators})
+	a.parse = func(args arguments, state any) (err error) {
+		s := parentAs[S](state)
+		if *field(s), err = args.stringsValue(name); err != nil || then == nil {
+			return err
+		}
+		return then(s)
+	}
+	return a
+}
+
+// stringsValue returns a list or set of strings argument's elements in
+// the order Terraform sent them.
+func (a arguments) stringsValue(name string) (stringsValue, error) {
+	v, ok, err := a.set(name)
+	if err != nil || !ok {
+		return stringsValue{}, err
 	}
 	var vals []tftypes.Value
 	if err := v.As(&vals); err != nil {
-		return nil, false, &argError{name, err.Error()}
+		return stringsValue{}, &argError{name, err.Error()}
 	}
-	elems = make([]*string, len(vals))
+	elems := make([]*string, len(vals))
 	for i, e := range vals {
 		if !e.IsKnown() {
-			return nil, false, unknown
+			return stringsValue{}, errUnknownArg(name)
 		}
 		if e.IsNull() {
-			return nil, false, &argError{name, fmt.Sprintf("element %d is null", i)}
+			return stringsValue{}, &argError{name, fmt.Sprintf("element %d is null", i)}
 		}
 		var s string
 		if err := e.As(&s); err != nil {
-			return nil, false, &argError{name, err.Error()}
+			return stringsValue{}, &argError{name, err.Error()}
 		}
 		elems[i] = &s
 	}
-	return elems, true, nil
+	return stringsValue{values: elems, set: true}, nil
 }
+
+// pageSizeArg declares page_size for an endpoint whose page size parameter
+// is param (count or limit) with the given maximum, its default.
+func pageSizeArg[S any](maxSize int, param string, field func(*S) **int64) attr {
+	return intArg(intSpec{name: "page_size", min: 1, max: int64(maxSize), def: ptr(int64(maxSize)),
+		desc: fmt.Sprintf("Records per request (the API's `%s`); the default, the largest, takes the fewest requests.", param)}, field)
+}
+
+// rawJSONArg declares include_raw_json.
+func rawJSONArg[S any](field func(*S) **bool) attr {
+	return boolArg("include_raw_json",
+		"Set each record's `raw_json` to the record as the API sent it, including fields this provider does not know.", false, field)
+}
+
+func ptr[T any](v T) *T { return &v }

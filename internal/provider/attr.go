@@ -67,6 +67,9 @@ type attr struct {
 	// attribute carries Optional/Computed and validators. Its type must
 	// match kind (a test checks).
 	arg schema.Attribute
+	// parse puts the argument's configured value into the state before
+	// the read (args.go); nil for results and for the timeouts block.
+	parse func(args arguments, state any) error
 	// block, when set, makes this a nested block of the framework schema
 	// rather than an attribute (the timeouts block); in state it is an
 	// object like any other.

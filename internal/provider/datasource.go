@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -21,16 +22,32 @@ type dataSourceDef struct {
 	description string
 	attrs       []attr // top level, sorted: arguments and results
 	stateType   tftypes.Object
-	// read fetches what a configuration asks for and returns the Go value
-	// the attrs read the state from.
-	read func(ctx context.Context, c *client.Client, args arguments) (any, error)
+	// newState is a zero state, for the arguments to be parsed into.
+	newState func() timeoutsHolder
+	// check refuses combinations of arguments no one argument can see;
+	// nil when there are none.
+	check func(state any) error
+	// read fetches what the parsed arguments in the state ask for, and
+	// puts the results in it.
+	read func(ctx context.Context, c *client.Client, state any) error
 }
 
-// newDataSourceDef declares a data source. Every one also gets the timeouts
-// block, and its state type must embed withTimeouts.
-func newDataSourceDef(name, description string, read func(context.Context, *client.Client, arguments) (any, error), attrs ...attr) *dataSourceDef {
+// newDataSourceDef declares a data source whose state is S. Every one also
+// gets the timeouts block: S must embed withTimeouts.
+func newDataSourceDef[S any, PS interface {
+	*S
+	timeoutsHolder
+}](name, description string, read func(context.Context, *client.Client, *S) error, attrs ...attr) *dataSourceDef {
 	s := sorted(append(attrs, timeoutsAttr()))
-	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s), read: read}
+	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s),
+		newState: func() timeoutsHolder { return PS(new(S)) },
+		read:     func(ctx context.Context, c *client.Client, state any) error { return read(ctx, c, parentAs[S](state)) }}
+}
+
+// withCheck adds a check of the parsed arguments to a data source.
+func withCheck[S any](d *dataSourceDef, check func(*S) error) *dataSourceDef {
+	d.check = func(state any) error { return check(parentAs[S](state)) }
+	return d
 }
 
 func (d *dataSourceDef) schema() schema.Schema {
@@ -38,24 +55,45 @@ func (d *dataSourceDef) schema() schema.Schema {
 		Attributes: frameworkAttributes(d.attrs), Blocks: frameworkBlocks(d.attrs)}
 }
 
-// readState decodes the configuration and reads; the caller encodes the result.
+// parseArguments makes a state holding the configured arguments.
+func (d *dataSourceDef) parseArguments(raw tftypes.Value) (timeoutsHolder, time.Duration, error) {
+	args, err := newArguments(raw)
+	if err != nil {
+		return nil, 0, err
+	}
+	block, limit, err := args.readTimeout()
+	if err != nil {
+		return nil, 0, err
+	}
+	state := d.newState()
+	state.setTimeouts(block)
+	for _, a := range d.attrs {
+		if a.parse != nil {
+			if err := a.parse(args, state); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	if d.check != nil {
+		if err := d.check(state); err != nil {
+			return nil, 0, err
+		}
+	}
+	return state, limit, nil
+}
+
+// readState parses the configuration and reads; the caller encodes the result.
 func (d *dataSourceDef) readState(ctx context.Context, c *client.Client, raw tftypes.Value) (any, error) {
 	if c == nil {
 		return nil, errNotConfigured
 	}
-	args, err := newArguments(raw)
+	state, limit, err := d.parseArguments(raw)
 	if err != nil {
 		return nil, err
 	}
-	block, limit, err := args.readTimeout()
-	if err != nil {
+	if err := readWithTimeout(ctx, limit, func(ctx context.Context) error { return d.read(ctx, c, state) }); err != nil {
 		return nil, err
 	}
-	state, err := readWithTimeout(ctx, limit, func(ctx context.Context) (any, error) { return d.read(ctx, c, args) })
-	if err != nil {
-		return nil, err
-	}
-	state.(timeoutsHolder).setTimeouts(block) //nolint:forcetypeassert // every state embeds withTimeouts (see newDataSourceDef)
 	return state, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
@@ -20,11 +19,9 @@ type membershipsState struct {
 	PageSize       *int64
 	IncludeRawJSON *bool
 	IncludeRecords *bool
-	fields         []*string
-	fieldsSet      bool
-	types, names   stringFilter
+	fields         chosenFields
+	types, names   stringsValue
 	records        []client.Membership
-	chosen         []attr // the attributes of `records`; nil: fields unset
 	ids            []*string
 	emails         []*string
 	warnings       []readWarning // of the type filters
@@ -32,34 +29,44 @@ type membershipsState struct {
 
 func (s *membershipsState) readWarnings() []readWarning { return s.warnings }
 
-var membershipsDef = newDataSourceDef("memberships",
+var membershipsDef = withCheck(newDataSourceDef("memberships",
 	"Reads the organization's memberships, optionally filtered by status, in API order. "+
 		"Every page is read, or the read fails: a partial list is never returned. "+
 		"Set `include_records = false` for the lean read: only `ids` and `emails`, for syncs of very large organizations; "+
 		"or `fields` to read only the attributes a module uses. `membership_types` and `membership_names` filter by type.",
 	readMemberships,
-	asArg(num[membershipsState]("status", "", func(s *membershipsState) *int64 { return s.Status }),
-		schema.Int64Attribute{Optional: true, Description: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
-			". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status.",
-			Validators: []validator.Int64{knownStatusCode{}}}),
-	pageSizeArg[membershipsState](client.MaxCount, "count", func(s *membershipsState) *int64 { return s.PageSize }),
-	rawJSONArg(func(s *membershipsState) *bool { return s.IncludeRawJSON }),
-	asArg(boolean[membershipsState]("include_records", "", func(s *membershipsState) *bool { return s.IncludeRecords }),
-		schema.BoolAttribute{Optional: true, Computed: true, Description: "Default true. When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large."}),
+	intArg(intSpec{name: "status", validators: []validator.Int64{knownStatusCode{}},
+		desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
+			". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
+		func(s *membershipsState) **int64 { return &s.Status }),
+	pageSizeArg(client.MaxCount, "count", func(s *membershipsState) **int64 { return &s.PageSize }),
+	rawJSONArg(func(s *membershipsState) **bool { return &s.IncludeRawJSON }),
+	boolArg("include_records", "When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. "+
+		"Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large.",
+		true, func(s *membershipsState) **bool { return &s.IncludeRecords }),
 	objectList("memberships", "The memberships, in API order, each once. Null when `include_records` is false or `fields` is set.",
 		func(s *membershipsState) ([]client.Membership, bool) {
-			return s.records, *s.IncludeRecords && s.chosen == nil
+			return s.records, *s.IncludeRecords && s.fields.chosen == nil
 		},
 		membershipAttrs()...),
-	fieldsArg("membership", membershipFields, func(s *membershipsState) ([]*string, bool) { return s.fields, s.fieldsSet }),
-	recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.chosen, s.records }),
+	fieldsArg(membershipFields, func(s *membershipsState) *chosenFields { return &s.fields }),
+	recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.fields.chosen, s.records }),
 	membershipTypesArg(),
 	membershipNamesArg(),
 	strList("ids", "Membership ids in API order (set by both full and lean reads).",
 		func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
 	strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
 		func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
-)
+), checkMembershipArguments)
+
+// checkMembershipArguments refuses fields with include_records = false,
+// for a read whose values were unknown when the validators ran.
+func checkMembershipArguments(s *membershipsState) error {
+	if s.fields.chosen != nil && !*s.IncludeRecords {
+		return &argError{"fields", errFieldsWithoutRecords}
+	}
+	return nil
+}
 
 type membership = client.Membership
 
@@ -149,83 +156,51 @@ func statusName(code *int64) *string {
 	return unknownStatus
 }
 
-func readMemberships(ctx context.Context, c *client.Client, args arguments) (any, error) {
-	var s membershipsState
-	var err error
-	if s.Status, err = args.optionalInt64("status", nil); err != nil {
-		return nil, err
-	}
-	if s.PageSize, err = args.pageSize(client.MaxCount); err != nil {
-		return nil, err
-	}
-	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
-		return nil, err
-	}
-	if s.IncludeRecords, err = args.optionalBool("include_records", true); err != nil {
-		return nil, err
-	}
-	if s.fields, s.fieldsSet, err = args.optionalStrings("fields"); err != nil {
-		return nil, err
-	}
-	if s.chosen, err = membershipFields.choose(s.fields, s.fieldsSet); err != nil {
-		return nil, err
-	}
-	if s.chosen != nil && !*s.IncludeRecords {
-		return nil, &argError{"fields", errFieldsWithoutRecords}
-	}
-	for _, f := range []struct {
-		name, field string
-		to          *stringFilter
-	}{{"membership_types", "membership_type", &s.types}, {"membership_names", "membership_name", &s.names}} {
-		values, set, err := args.optionalStrings(f.name)
-		if err != nil {
-			return nil, err
-		}
-		*f.to = newStringFilter(f.name, f.field, values, set)
-	}
+func readMemberships(ctx context.Context, c *client.Client, s *membershipsState) (err error) {
+	types, names := typeFilters(s)
 	if !*s.IncludeRecords {
-		return s.readLean(ctx, c)
+		return s.readLean(ctx, c, types, names)
 	}
 	keepRaw := *s.IncludeRawJSON
-	if s.chosen != nil {
-		keepRaw = *s.IncludeRawJSON && has(s.chosen, "raw_json")
+	if s.fields.chosen != nil {
+		keepRaw = *s.IncludeRawJSON && has(s.fields.chosen, "raw_json")
 	}
 	s.records, err = c.Memberships(ctx, client.MembershipQuery{
 		Status:      s.Status,
 		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: keepRaw, Fields: s.membersToDecode()},
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	s.records, s.warnings = filterByType(s.records, s.types, s.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
+	s.records, s.warnings = filterByType(s.records, types, names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
 	s.ids, s.emails = idsAndEmails(s.records)
-	return &s, nil
+	return nil
 }
 
 // readLean reads summaries of the memberships: ids, e-mails and, to filter
 // by, their types; nothing else of a record is decoded.
-func (s *membershipsState) readLean(ctx context.Context, c *client.Client) (any, error) {
+func (s *membershipsState) readLean(ctx context.Context, c *client.Client, types, names stringFilter) error {
 	recs, err := c.MembershipSummaries(ctx, client.MembershipQuery{
 		Status:      s.Status,
 		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), Fields: s.filterMembers()},
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	recs, s.warnings = filterByType(recs, s.types, s.names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
+	recs, s.warnings = filterByType(recs, types, names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
 	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
-	return s, nil
+	return nil
 }
 
 // membersToDecode are the JSON members a read with fields needs of each
 // record: ids and e-mails always, the filters' fields, and the chosen
 // attributes'; nil (every member) for full records.
 func (s *membershipsState) membersToDecode() []string {
-	if s.chosen == nil {
+	if s.fields.chosen == nil {
 		return nil
 	}
 	members := append([]string{"_id", "email"}, s.filterMembers()...)
-	return append(members, membershipFields.jsonMembers(s.chosen)...)
+	return append(members, membershipFields.jsonMembers(s.fields.chosen)...)
 }
 
 // filterMembers are the JSON members the type filters read.

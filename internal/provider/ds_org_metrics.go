@@ -17,8 +17,8 @@ type orgMetricsState struct {
 var orgMetricsDef = newDataSourceDef("org_metrics",
 	"Reads the organization's metrics records from the paginated metrics endpoint (page and limit, with totalPages metadata), in API order.",
 	readOrgMetrics,
-	pageSizeArg[orgMetricsState](client.MaxLimit, "limit", func(s *orgMetricsState) *int64 { return s.PageSize }),
-	rawJSONArg(func(s *orgMetricsState) *bool { return s.IncludeRawJSON }),
+	pageSizeArg(client.MaxLimit, "limit", func(s *orgMetricsState) **int64 { return &s.PageSize }),
+	rawJSONArg(func(s *orgMetricsState) **bool { return &s.IncludeRawJSON }),
 	num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
 	objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
 		func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
@@ -29,20 +29,12 @@ var orgMetricsDef = newDataSourceDef("org_metrics",
 	),
 )
 
-func readOrgMetrics(ctx context.Context, c *client.Client, args arguments) (any, error) {
-	var s orgMetricsState
-	var err error
-	if s.PageSize, err = args.pageSize(client.MaxLimit); err != nil {
-		return nil, err
-	}
-	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
-		return nil, err
-	}
+func readOrgMetrics(ctx context.Context, c *client.Client, s *orgMetricsState) error {
 	m, err := c.OrgMetrics(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.results = m.Results
 	s.TotalPages = ptr(int64(m.TotalPages))
-	return &s, nil
+	return nil
 }

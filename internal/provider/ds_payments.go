@@ -10,9 +10,7 @@ type paymentsState struct {
 	withTimeouts
 	PageSize       *int64
 	IncludeRawJSON *bool
-	fields         []*string
-	fieldsSet      bool
-	chosen         []attr // the attributes of `records`; nil: fields unset
+	fields         chosenFields
 	payments       []client.Payment
 }
 
@@ -22,13 +20,13 @@ var paymentFields = recordFields{what: "payment", attrs: paymentAttrs(), json: m
 var paymentsDef = newDataSourceDef("payments",
 	"Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
 	readPayments,
-	pageSizeArg[paymentsState](client.MaxCount, "count", func(s *paymentsState) *int64 { return s.PageSize }),
-	rawJSONArg(func(s *paymentsState) *bool { return s.IncludeRawJSON }),
+	pageSizeArg(client.MaxCount, "count", func(s *paymentsState) **int64 { return &s.PageSize }),
+	rawJSONArg(func(s *paymentsState) **bool { return &s.IncludeRawJSON }),
 	objectList("payments", "The payments, in API order, each once. Null when `fields` is set.",
-		func(s *paymentsState) ([]client.Payment, bool) { return s.payments, s.chosen == nil },
+		func(s *paymentsState) ([]client.Payment, bool) { return s.payments, s.fields.chosen == nil },
 		paymentAttrs()...),
-	fieldsArg("payment", paymentFields, func(s *paymentsState) ([]*string, bool) { return s.fields, s.fieldsSet }),
-	recordsAttr("payment", func(s *paymentsState) ([]attr, []client.Payment) { return s.chosen, s.payments }),
+	fieldsArg(paymentFields, func(s *paymentsState) *chosenFields { return &s.fields }),
+	recordsAttr("payment", func(s *paymentsState) ([]attr, []client.Payment) { return s.fields.chosen, s.payments }),
 )
 
 func paymentAttrs() []attr {
@@ -55,29 +53,12 @@ func paymentAttrs() []attr {
 	}
 }
 
-func readPayments(ctx context.Context, c *client.Client, args arguments) (any, error) {
-	var s paymentsState
-	var err error
-	if s.PageSize, err = args.pageSize(client.MaxCount); err != nil {
-		return nil, err
-	}
-	if s.IncludeRawJSON, err = args.optionalBool("include_raw_json", false); err != nil {
-		return nil, err
-	}
-	if s.fields, s.fieldsSet, err = args.optionalStrings("fields"); err != nil {
-		return nil, err
-	}
-	if s.chosen, err = paymentFields.choose(s.fields, s.fieldsSet); err != nil {
-		return nil, err
-	}
+func readPayments(ctx context.Context, c *client.Client, s *paymentsState) (err error) {
 	opts := client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON}
-	if s.chosen != nil {
-		opts.KeepRaw = *s.IncludeRawJSON && has(s.chosen, "raw_json")
-		opts.Fields = paymentFields.jsonMembers(s.chosen)
+	if s.fields.chosen != nil {
+		opts.KeepRaw = *s.IncludeRawJSON && has(s.fields.chosen, "raw_json")
+		opts.Fields = paymentFields.jsonMembers(s.fields.chosen)
 	}
 	s.payments, err = c.Payments(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return err
 }

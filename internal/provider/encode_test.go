@@ -48,13 +48,13 @@ func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
 // and filtered by type.
 func withFields(t *testing.T, s *membershipsState, fields ...string) *membershipsState {
 	t.Helper()
-	s.fields, s.fieldsSet = ptrs(fields...), true
+	s.fields.stringsValue = stringsValue{values: ptrs(fields...), set: true}
 	var err error
-	if s.chosen, err = membershipFields.choose(s.fields, true); err != nil {
+	if s.fields.chosen, err = membershipFields.choose(s.fields.values, true); err != nil {
 		t.Fatal(err)
 	}
-	s.types = newStringFilter("membership_types", "membership_type", ptrs("t2", "t1", "Ü"), true)
-	s.names = newStringFilter("membership_names", "membership_name", ptrs("Gold"), true)
+	s.types = stringsValue{values: ptrs("t2", "t1", "Ü"), set: true}
+	s.names = stringsValue{values: ptrs("Gold"), set: true}
 	return s
 }
 
@@ -87,7 +87,8 @@ func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 		"memberships fields, none left": {membershipsDef, withFields(t, &membershipsState{PageSize: ptr(int64(1)), IncludeRawJSON: ptr(false), IncludeRecords: ptr(true),
 			records: []client.Membership{}, ids: []*string{}, emails: []*string{}}, "email")},
 		"payments":              {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments}},
-		"payments fields":       {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments, fields: ptrs("total", "membership_ids", "id"), fieldsSet: true, chosen: chosenPayments}},
+		"payments fields":       {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments,
+			fields: chosenFields{stringsValue: stringsValue{values: ptrs("total", "membership_ids", "id"), set: true}, chosen: chosenPayments}}},
 		"groups":                {groupsDef, &groupsState{PageSize: ptr(int64(1000)), groups: []client.Group{{AltID: str("g"), Name: str("Ünïcode"), RawJSON: `{"id":"g"}`}, {}}}},
 		"org metrics":           {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(true), TotalPages: ptr(int64(3)), results: []client.OrgMetric{{MetricPeriodKey: ptr(int64(202401)), ActiveMemberships: ptr(int64(0)), RawJSON: `{"a":1}`}, {}}}},
 		"org metrics no result": {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(false), TotalPages: ptr(int64(0)), results: []client.OrgMetric{}}},

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -38,22 +37,33 @@ func (r recordFields) names() []string {
 	return out
 }
 
-// fieldsArg declares `fields`: validation lists the valid names.
-func fieldsArg[S any](what string, r recordFields, get func(*S) ([]*string, bool)) attr {
-	names := r.names()
-	return asArg(strList("fields", "", get), schema.ListAttribute{
-		Optional: true, ElementType: types.StringType,
-		Description: fmt.Sprintf("The attributes wanted of each %s, named as in `%ss`; a nested object comes whole. "+
+// chosenFields is `fields` as configured, and the attrs it chooses; chosen
+// is nil when fields is not set.
+type chosenFields struct {
+	stringsValue
+	chosen []attr
+}
+
+// fieldsArg declares `fields`: validation lists the valid names, and parse
+// chooses the attrs.
+func fieldsArg[S any](r recordFields, field func(*S) *chosenFields) attr {
+	names, what := r.names(), r.what
+	return stringListArg("fields",
+		fmt.Sprintf("The attributes wanted of each %s, named as in `%ss`; a nested object comes whole. "+
 			"When set, the %ss come in `records`, objects with exactly these attributes, and `%ss` is null: "+
 			"the other attributes are not decoded, not sent to Terraform and not stored in state. Valid names: %s.",
 			what, what, what, what, "`"+strings.Join(names, "`, `")+"`"),
-		Validators: []validator.List{
-			listvalidator.SizeAtLeast(1),
-			listvalidator.UniqueValues(),
-			listvalidator.ValueStringsAre(attributeName{what: what, names: names}),
-			fieldsNeedRecords{},
+		func(s *S) *stringsValue { return &field(s).stringsValue },
+		func(s *S) (err error) {
+			f := field(s)
+			f.chosen, err = r.choose(f.values, f.set)
+			return err
 		},
-	})
+		listvalidator.SizeAtLeast(1),
+		listvalidator.UniqueValues(),
+		listvalidator.ValueStringsAre(attributeName{what: what, names: names}),
+		fieldsNeedRecords{},
+	)
 }
 
 // recordsAttr declares `records`: the chosen attributes of each record.

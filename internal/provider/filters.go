@@ -6,9 +6,6 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The API filters memberships by status only: its filters by membership
@@ -20,34 +17,40 @@ const filterNote = " Applied by the provider after the read: every page of the `
 	"Values are compared exactly, case included (`\"corporate\"` does not match `\"Corporate\"`). A value that matches no membership read " +
 	"gives a warning naming the value and the closest values present, since a typo here reads an empty list."
 
+// The filter arguments, and the record attribute each compares.
+const (
+	argMembershipTypes = "membership_types"
+	argMembershipNames = "membership_names"
+)
+
 func membershipTypesArg() attr {
-	return asArg(strSet("membership_types", "", func(s *membershipsState) ([]*string, bool) { return s.types.values, s.types.set }),
-		schema.SetAttribute{Optional: true, ElementType: types.StringType,
-			Description: "Only memberships whose `membership_type` (the type's identifier) is one of these. " +
-				"Applies to `memberships`, `records`, `ids` and `emails` alike." + filterNote,
-			Validators: []validator.Set{setvalidator.SizeAtLeast(1)}})
+	return stringSetArg(argMembershipTypes, "Only memberships whose `membership_type` (the type's identifier) is one of these. "+
+		"Applies to `memberships`, `records`, `ids` and `emails` alike."+filterNote,
+		func(s *membershipsState) *stringsValue { return &s.types }, setvalidator.SizeAtLeast(1))
 }
 
 func membershipNamesArg() attr {
-	return asArg(strSet("membership_names", "", func(s *membershipsState) ([]*string, bool) { return s.names.values, s.names.set }),
-		schema.SetAttribute{Optional: true, ElementType: types.StringType,
-			Description: "Only memberships whose `membership_name` (the type's name) is one of these. " +
-				"Applies to `memberships`, `records`, `ids` and `emails` alike. With `membership_types` too, a membership must match both." + filterNote,
-			Validators: []validator.Set{setvalidator.SizeAtLeast(1)}})
+	return stringSetArg(argMembershipNames, "Only memberships whose `membership_name` (the type's name) is one of these. "+
+		"Applies to `memberships`, `records`, `ids` and `emails` alike. With `membership_types` too, a membership must match both."+filterNote,
+		func(s *membershipsState) *stringsValue { return &s.names }, setvalidator.SizeAtLeast(1))
+}
+
+// typeFilters are the two filters of a memberships state.
+func typeFilters(s *membershipsState) (types, names stringFilter) {
+	return newStringFilter(argMembershipTypes, "membership_type", s.types), newStringFilter(argMembershipNames, "membership_name", s.names)
 }
 
 // stringFilter is a set argument as configured; unset keeps everything.
 type stringFilter struct {
-	attr   string // the argument's name, for its warnings
-	field  string // the record attribute it compares, for its warnings
-	values []*string
-	set    bool
-	in     map[string]bool
+	attr  string // the argument's name, for its warnings
+	field string // the record attribute it compares, for its warnings
+	stringsValue
+	in map[string]bool
 }
 
-func newStringFilter(attr, field string, values []*string, set bool) stringFilter {
-	f := stringFilter{attr: attr, field: field, values: values, set: set, in: make(map[string]bool, len(values))}
-	for _, v := range values {
+func newStringFilter(attr, field string, v stringsValue) stringFilter {
+	f := stringFilter{attr: attr, field: field, stringsValue: v, in: make(map[string]bool, len(v.values))}
+	for _, v := range v.values {
 		f.in[*v] = true
 	}
 	return f

@@ -16,17 +16,17 @@ func TestFilterMemberships(t *testing.T) {
 	}
 	s := func(v string) *string { return &v }
 	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), s("Silver")), m("3", nil, nil), m("4", s("t1"), s("Bronze")), m("5", s("t3"), s("Gold"))}
-	unset := newStringFilter("", "", nil, false)
+	unset := newStringFilter("", "", stringsValue{})
 	cases := []struct {
 		name         string
 		types, names stringFilter
 		want         []string
 	}{
 		{"no filter", unset, unset, []string{"1", "2", "3", "4", "5"}},
-		{"types", newStringFilter("f", "field", ptrs("t1", "t3"), true), unset, []string{"1", "4", "5"}},
-		{"names", unset, newStringFilter("f", "field", ptrs("Gold"), true), []string{"1", "5"}},
-		{"both must match", newStringFilter("f", "field", ptrs("t1"), true), newStringFilter("f", "field", ptrs("Gold", "Silver"), true), []string{"1"}},
-		{"none", newStringFilter("f", "field", ptrs("nope"), true), unset, nil},
+		{"types", newStringFilter("f", "field", stringsValue{values: ptrs("t1", "t3"), set: true}), unset, []string{"1", "4", "5"}},
+		{"names", unset, newStringFilter("f", "field", stringsValue{values: ptrs("Gold"), set: true}), []string{"1", "5"}},
+		{"both must match", newStringFilter("f", "field", stringsValue{values: ptrs("t1"), set: true}), newStringFilter("f", "field", stringsValue{values: ptrs("Gold", "Silver"), set: true}), []string{"1"}},
+		{"none", newStringFilter("f", "field", stringsValue{values: ptrs("nope"), set: true}), unset, nil},
 	}
 	for _, tc := range cases {
 		got, _ := filterByType(recs, tc.types, tc.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
@@ -53,17 +53,17 @@ func TestOptionalStrings(t *testing.T) {
 		"unknown elem": tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
 		"null elem":    tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, nil)}),
 	}}
-	if got, set, err := args.optionalStrings("set"); err != nil || !set || len(got) != 2 || *got[0] != "b" || *got[1] != "a" {
-		t.Errorf("set: %v %v %v", got, set, err)
+	if got, err := args.stringsValue("set"); err != nil || !got.set || len(got.values) != 2 || *got.values[0] != "b" || *got.values[1] != "a" {
+		t.Errorf("set: %v %v", got, err)
 	}
 	for _, name := range []string{"null", "absent"} {
-		if got, set, err := args.optionalStrings(name); err != nil || set || got != nil {
-			t.Errorf("%s: %v %v %v", name, got, set, err)
+		if got, err := args.stringsValue(name); err != nil || got.set || got.values != nil {
+			t.Errorf("%s: %v %v", name, got, err)
 		}
 	}
 	for _, name := range []string{"unknown", "unknown elem", "null elem"} {
 		var bad *argError
-		if _, _, err := args.optionalStrings(name); !errors.As(err, &bad) || bad.attr != name {
+		if _, err := args.stringsValue(name); !errors.As(err, &bad) || bad.attr != name {
 			t.Errorf("%s: error %v, want an argError", name, err)
 		}
 	}

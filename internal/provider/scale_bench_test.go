@@ -20,11 +20,7 @@ func BenchmarkEncodeMemberships100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	args, err := newArguments(emptyConfig(membershipsDef))
-	if err != nil {
-		b.Fatal(err)
-	}
-	state, err := readMemberships(context.Background(), c, args)
+	state, err := membershipsDef.readState(context.Background(), c, emptyConfig(membershipsDef))
 	if err != nil {
 		b.Fatal(err)
 	}

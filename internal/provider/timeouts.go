@@ -84,21 +84,21 @@ func (a arguments) readTimeout() (*timeoutsBlock, time.Duration, error) {
 
 // readWithTimeout runs read under the read timeout and says so when the
 // timeout ended it, or when the caller did (errInterrupted).
-func readWithTimeout(ctx context.Context, limit time.Duration, read func(context.Context) (any, error)) (any, error) {
+func readWithTimeout(ctx context.Context, limit time.Duration, read func(context.Context) error) error {
 	readCtx, cancel := context.WithTimeoutCause(ctx, limit, errReadTimeout)
 	defer cancel()
-	state, err := read(readCtx)
+	err := read(readCtx)
 	switch {
 	case err == nil:
-		return state, nil
+		return nil
 	case errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(readCtx), errReadTimeout):
-		return nil, fmt.Errorf("the read did not finish within its read timeout of %s: raise it with `timeouts { read = \"…\" }` (default %s), or read less (a status filter, include_records = false)",
+		return fmt.Errorf("the read did not finish within its read timeout of %s: raise it with `timeouts { read = \"…\" }` (default %s), or read less (a status filter, include_records = false)",
 			shortDuration(limit), shortDuration(defaultReadTimeout))
 	case errors.Is(ctx.Err(), context.Canceled):
 		// Whatever the client made of it, the caller stopped the read.
-		return nil, errInterrupted
+		return errInterrupted
 	}
-	return nil, err
+	return err
 }
 
 var errReadTimeout = errors.New("read timeout")
