@@ -2,6 +2,12 @@ module github.com/joinit-community/terraform-provider-joinit
 
 go 1.26.0
 
+// The go line is the oldest Go this module builds with; the toolchain line is
+// the patch release builds use (setup-go in CI and releases reads it, and an
+// older local go switches to it), so they get its standard-library security
+// fixes. Raise it with each Go patch release.
+toolchain go1.26.8
+
 require (
 	github.com/agext/levenshtein v1.2.3
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3

@@ -73,8 +73,13 @@ OAuth 2.0 authorization-code flow at the same address (the auth URL is the
 base URL without -path-prefix): GET /oauth2/authorize approves at once and
 redirects to the (loopback) redirect_uri with code and state; POST
 /oauth2/token and /oauth/token exchange the code, with credentials as HTTP
-Basic or form fields. The access tokens it issues are accepted beside -token.
+Basic or form fields, and the PKCE code_verifier when the authorization
+request sent a code_challenge. The access tokens it issues are accepted beside -token.
 Try it with joinit-token (go run ./cmd/joinit-token -h).
+
+Requests are answered only when their Host header names the sandbox's own
+address (its IP and port, or localhost and its port), so a web page cannot
+reach it by DNS rebinding.
 
 Point the provider at that base URL with the -token value as its access token.
 It stops cleanly on SIGINT or SIGTERM.
@@ -133,6 +138,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&o.OAuth.LegacyTokenPathOnly, "oauth-legacy-path-only", false, "OAuth: serve the token endpoint only at /oauth/token (/oauth2/token answers 404)")
 	fs.BoolVar(&o.OAuth.FormCredentialsOnly, "oauth-form-credentials-only", false, "OAuth: ignore HTTP Basic client credentials; accept them only as form fields")
 	fs.BoolVar(&o.OAuth.Deny, "oauth-deny", false, "OAuth: the authorize endpoint refuses (redirects with error=access_denied)")
+	fs.BoolVar(&o.OAuth.RequirePKCE, "oauth-require-pkce", false, "OAuth: refuse authorization requests without a PKCE code_challenge (one that is sent is always verified)")
 	only := fs.String("only-pages", "", "fault: comma-separated page `numbers` the count-based faults and -slow-body apply to (empty: all pages)")
 	fs.IntVar(&f.PageSizeCap, "page-size-cap", 0, "deviation: serve at most `N` records a page, whatever count or limit asks (0: off)")
 	ignoreCount := fs.String("ignore-count", "", "deviation: comma-separated `endpoints` (memberships, payments, groups, org_metrics) that ignore count/limit and serve the default page size")

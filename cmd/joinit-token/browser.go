@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 )
 
 // browserEnv names a command to open URLs with instead of the platform's.
@@ -24,9 +26,23 @@ func openBrowser(getenv func(string) string, u string) error {
 	default:
 		cmd = exec.Command("xdg-open", u)
 	}
+	cmd.Env = withoutJoinitVars(os.Environ())
 	if err := cmd.Start(); err != nil {
 		return err
 	}
 	go func() { _ = cmd.Wait() }() // reap it
 	return nil
+}
+
+// withoutJoinitVars drops every JOINIT_* variable: the client secret
+// (JOINIT_CLIENT_SECRET) and any access token are no business of a
+// browser, which may be any command and may live on long after this one.
+func withoutJoinitVars(environ []string) []string {
+	kept := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(strings.ToUpper(kv), "JOINIT_") {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
 }

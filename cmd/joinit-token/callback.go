@@ -8,19 +8,27 @@ import (
 	"html"
 	"net/http"
 	"sync"
+	"sync/atomic"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// callback serves the redirect URI. The first request that looks like an
-// authorization response (it has state, code or error) decides the run;
-// anything else, such as a favicon request, is answered and ignored.
+// callback serves the redirect URI. The first request that carries this
+// run's state decides the run. A request with a wrong or missing state is
+// answered 400 and otherwise ignored: any local process, or any web page
+// loading an image from 127.0.0.1, can send one, and must not be able to
+// end the run. Anything else, such as a favicon request, gets 404.
 type callback struct {
-	path   string
-	state  string
-	finish func(ctx context.Context, code string) error // exchange and store
+	path    string
+	state   string
+	secrets []redact.Secret                              // kept out of what the server's words are shown in
+	finish  func(ctx context.Context, code string) error // exchange and store
+	refused func()                                       // told of each request with a wrong state
 
-	once    sync.Once
-	arrived chan struct{} // closed when the deciding request arrives
-	result  chan error    // the run's outcome, sent once
+	once       sync.Once
+	arrived    chan struct{} // closed when the deciding request arrives
+	result     chan error    // the run's outcome, sent once
+	mismatches atomic.Int32  // requests refused for their state
 }
 
 func (cb *callback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -31,6 +39,17 @@ func (cb *callback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if r.URL.Path != want || (!q.Has("state") && !q.Has("code") && !q.Has("error")) {
 		http.NotFound(w, r)
+		return
+	}
+	// State first, also on errors: a response that is not for this run must
+	// not be acted on, nor even reported as a denial.
+	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(cb.state)) != 1 {
+		cb.mismatches.Add(1)
+		if cb.refused != nil {
+			cb.refused()
+		}
+		page(w, http.StatusBadRequest, "Not for this run",
+			"This authorization response does not carry the state of the running joinit-token (an old browser tab, or someone else's link). Nothing was exchanged; joinit-token is still waiting for its own.")
 		return
 	}
 	taken := false
@@ -48,19 +67,14 @@ func (cb *callback) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	cb.result <- err
 }
 
-// decide checks the response and, when it is a code for this run, lets
-// finish exchange it. State is checked first, also on errors: a response
-// that is not for this run must not be acted on, nor even reported as a
-// denial.
+// decide acts on a response for this run: a denial is reported, a code is
+// exchanged by finish.
 func (cb *callback) decide(r *http.Request) error {
 	q := r.URL.Query()
-	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(cb.state)) != 1 {
-		return &failure{exitStateMismatch, errors.New("state mismatch: this authorization response was not for this run of joinit-token (an old browser tab, or someone else's link); nothing was exchanged")}
-	}
 	if e := q.Get("error"); e != "" {
-		msg := "the authorization was denied: " + printable(e)
+		msg := "the authorization was denied: " + serverWords(e, cb.secrets)
 		if d := q.Get("error_description"); d != "" {
-			msg += " (" + printable(d) + ")"
+			msg += " (" + serverWords(d, cb.secrets) + ")"
 		}
 		return &failure{exitDenied, errors.New(msg)}
 	}

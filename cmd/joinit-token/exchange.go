@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
-	"unicode"
 
 	"golang.org/x/oauth2"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // Token endpoint paths, in the order tried: the API documentation's
@@ -46,16 +46,17 @@ type exchanged struct {
 	style    string // how the client credentials were sent in the accepted request
 }
 
-// exchangeCode trades the code for a token at /oauth2/token, and at
-// /oauth/token when the first answers 404. note receives progress lines.
-func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code string, note func(string, ...any)) (exchanged, error) {
+// exchangeCode trades the code, with the PKCE verifier its challenge was
+// made from, for a token at /oauth2/token, and at /oauth/token when the
+// first answers 404. note receives progress lines.
+func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code, verifier string, note func(string, ...any)) (exchanged, error) {
 	var err error
 	for _, path := range []string{tokenPath, legacyTokenPath} {
 		tokenURL := c.authURL + path
 		rec := &styleRecorder{base: hc.Transport}
 		ctx := context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec, Timeout: hc.Timeout, CheckRedirect: refuseTokenRedirect})
 		var tok *oauth2.Token
-		tok, err = oauthConfig(c, secret, tokenURL).Exchange(ctx, code)
+		tok, err = oauthConfig(c, secret, tokenURL).Exchange(ctx, code, oauth2.VerifierOption(verifier))
 		if err == nil {
 			return exchanged{token: tok, endpoint: tokenURL, style: rec.accepted()}, nil
 		}
@@ -64,7 +65,7 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code 
 		}
 		note("%s answered 404; trying %s", tokenURL, c.authURL+legacyTokenPath)
 	}
-	return exchanged{}, exchangeFailure(ctx, err, c.clientID, secret, code)
+	return exchanged{}, exchangeFailure(ctx, err, flowSecrets(c.clientID, secret, code, verifier))
 }
 
 // errTokenRedirect is a token endpoint that answered with a redirect.
@@ -85,11 +86,10 @@ func statusOf(err error) int {
 
 // exchangeFailure turns an x/oauth2 error into the command's failure. Its
 // message is built from the status and the RFC 6749 error fields only, not
-// the raw body, and the secret and code are scrubbed from it anyway, in
-// every form x/oauth2 sent them (as they are, URL-encoded, and inside the
-// Basic credentials): a server may echo what it was sent.
-func exchangeFailure(ctx context.Context, err error, clientID, secret, code string) error {
-	scrub := secretScrubber(clientID, secret, code)
+// the raw body, and the secrets are removed from it anyway, in every form
+// a server may echo them in (package redact): a server may echo what it
+// was sent.
+func exchangeFailure(ctx context.Context, err error, secrets []redact.Secret) error {
 	var re *oauth2.RetrieveError
 	var ue *url.Error
 	switch {
@@ -99,57 +99,55 @@ func exchangeFailure(ctx context.Context, err error, clientID, secret, code stri
 		return &failure{exitFailure, errTokenRedirect}
 	case errors.As(err, &re):
 	case errors.As(err, &ue):
-		return &failure{exitUnreachable, errors.New(scrub.Replace(
-			"the token endpoint cannot be reached: " + err.Error()))}
+		return &failure{exitUnreachable, errors.New(redact.Text(
+			"the token endpoint cannot be reached: "+err.Error(), maxMessage, secrets...))}
 	default:
 		// It answered, with something that is not a token response.
-		return &failure{exitFailure, errors.New(scrub.Replace(
-			"the token endpoint's answer is not a usable token response: " + err.Error()))}
+		return &failure{exitFailure, errors.New(redact.Text(
+			"the token endpoint's answer is not a usable token response: "+err.Error(), maxMessage, secrets...))}
 	}
 	detail := fmt.Sprintf("HTTP %d", statusOf(err))
 	if re.ErrorCode != "" {
-		detail += " " + printable(re.ErrorCode)
+		detail += " " + serverWords(re.ErrorCode, secrets)
 	}
 	if re.ErrorDescription != "" {
-		detail += ": " + printable(re.ErrorDescription)
+		detail += ": " + serverWords(re.ErrorDescription, secrets)
 	}
-	detail = scrub.Replace(detail)
 	if statusOf(err) == http.StatusUnauthorized || re.ErrorCode == "invalid_client" {
 		return &failure{exitBadClient, fmt.Errorf("the token endpoint refused the client credentials (%s): check -client-id and the client secret (%s)", detail, secretEnv)}
 	}
 	return &failure{exitFailure, fmt.Errorf("the token endpoint refused the code (%s)", detail)}
 }
 
-// printable keeps a server's words safe for a terminal: control characters
-// (escape sequences among them) become spaces, and the text is cut short.
-func printable(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-	if r := []rune(s); len(r) > 300 {
-		s = string(r[:300]) + "…"
-	}
-	return s
+// Limits, in characters, of what a server's words take in a message.
+const (
+	maxServerWords = 300
+	maxMessage     = 600
+)
+
+// serverWords keeps a server's words safe for a terminal: the secrets are
+// removed, control characters (escape sequences among them) become
+// spaces, and the text is cut short, in that order.
+func serverWords(s string, secrets []redact.Secret) string {
+	return redact.Text(s, maxServerWords, secrets...)
 }
 
-// secretScrubber replaces the secret and the code, in each form they were
-// sent in, with labels.
-func secretScrubber(clientID, secret, code string) *strings.Replacer {
-	basic := base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(clientID) + ":" + url.QueryEscape(secret)))
-	var pairs []string
-	for _, p := range [][2]string{
-		{basic, "[client credentials]"},
-		{secret, "[client secret]"}, {url.QueryEscape(secret), "[client secret]"},
-		{code, "[code]"}, {url.QueryEscape(code), "[code]"},
-	} {
-		if p[0] != "" { // an empty old string would match everywhere
-			pairs = append(pairs, p[0], p[1])
-		}
+// flowSecrets are the values of a run that must never be printed, with
+// the labels that replace them: the client secret, the code, the PKCE
+// verifier, and the Basic credentials x/oauth2 builds from the id and the
+// secret (form-encoded, RFC 6749 §2.3.1). Empty values are skipped by
+// package redact.
+func flowSecrets(clientID, secret, code, verifier string) []redact.Secret {
+	basic := ""
+	if secret != "" {
+		basic = base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(clientID) + ":" + url.QueryEscape(secret)))
 	}
-	return strings.NewReplacer(pairs...)
+	return []redact.Secret{
+		{Value: basic, Label: "[client credentials]"},
+		{Value: secret, Label: "[client secret]"},
+		{Value: code, Label: "[code]"},
+		{Value: verifier, Label: "[code verifier]"},
+	}
 }
 
 // styleRecorder notes how the client credentials travelled in the request

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -19,22 +20,33 @@ authorization-code flow (API specification §5), and prints it.
 The operator of the service issues an application key: a client id and a
 client secret, registered with a redirect URI. This command:
 
- 1. listens on the redirect URI, which must be http on a loopback address
-    with a port (http://127.0.0.1:PORT/callback);
+ 1. listens on the redirect URI, which must be http on a loopback IP
+    address with a port (http://127.0.0.1:PORT/callback). localhost is
+    refused (RFC 8252 §8.3): it can resolve to both 127.0.0.1 and ::1, and
+    another user of this machine listening on the address this command
+    does not could receive the code;
  2. prints the authorize URL ({auth-url}/oauth2/authorize with
-    response_type=code, client_id, redirect_uri and a random state) on its
-    own line of standard error, and opens a browser on it (not with
-    -no-browser: then open it yourself, or follow it with curl -L);
- 3. when the service redirects back, checks the state, then exchanges the
-    code for a token (grant_type=authorization_code) at
-    {auth-url}/oauth2/token, or at {auth-url}/oauth/token if that answers
-    404, with the client credentials in the Authorization header or, if
-    refused, as form fields (the API documentation shows both); it says
-    which endpoint and style worked;
+    response_type=code, client_id, redirect_uri, a random state and a PKCE
+    code_challenge, S256) on its own line of standard error, and opens a
+    browser on it (not with -no-browser: then open it yourself, or follow
+    it with curl -L);
+ 3. when the service redirects back with this run's state, exchanges the
+    code, with its PKCE code_verifier, for a token
+    (grant_type=authorization_code) at {auth-url}/oauth2/token, or at
+    {auth-url}/oauth/token if that answers 404, with the client credentials
+    in the Authorization header or, if refused, as form fields (the API
+    documentation shows both); it says which endpoint and style worked. A
+    callback with a wrong or missing state is answered 400 and ignored: the
+    command keeps waiting for the right one until -timeout;
  4. writes the access token to -out (mode 0600, replaced atomically) or,
     without -out, to standard output alone:
 
         export JOINIT_ACCESS_TOKEN=$(joinit-token -auth-url ... )
+
+    -out is checked before the flow: a directory, or a file of another
+    user, is refused. If writing it still fails at the end, the token is
+    kept in a new mode-0600 file in the temporary directory, whose path is
+    printed: the code is spent by then, and the token does not expire.
 
 Token type and scope go to standard error, with the subject and e-mail of
 the id_token (decoded, NOT verified). The tokens do not expire: this is done
@@ -46,15 +58,17 @@ it is not a terminal). It is never a flag: flags land in shell history and
 process lists. The secret and the code are never printed.
 
 The browser is xdg-open (open on macOS), or the command named by
-JOINIT_BROWSER, run with the URL as its one argument.
+JOINIT_BROWSER, run with the URL as its one argument and with no JOINIT_*
+variable (the client secret among them) in its environment.
 
 Exit codes:
   0  the token was written
-  1  any other failure (the code was refused, a redirect from the token endpoint, interrupted)
+  1  any other failure (the code was refused, a redirect from the token endpoint, -out
+     could not be written at the end (the token is then in the file printed), interrupted)
   2  usage: bad flags (an -out that cannot be written is found before the flow starts), or no client secret
   3  the token endpoint refused the client id or secret (401 invalid_client)
   4  the authorization was denied (the callback carried error=...)
-  5  state mismatch: the callback was not for this run
+  5  state mismatch: by -timeout, only callbacks with a wrong or missing state arrived
   6  no callback arrived within -timeout
   7  cannot listen on the redirect URI (its port is already in use)
   8  the auth URL or its token endpoint cannot be reached (DNS, refused, TLS)
@@ -85,7 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	fs.StringVar(&c.authURL, "auth-url", "", "the service's auth `URL`; /oauth2/authorize and the token endpoints are under it (https, or http on a loopback host)")
 	fs.StringVar(&c.clientID, "client-id", "", "the application key (client `id`) the operator issued")
-	fs.StringVar(&c.redirectRaw, "redirect-uri", "", "the registered redirect `URI`, http://127.0.0.1:PORT/callback: this command listens there")
+	fs.StringVar(&c.redirectRaw, "redirect-uri", "", "the registered redirect `URI`, http://127.0.0.1:PORT/callback (or http://[::1]:PORT/...; not localhost): this command listens there")
 	fs.StringVar(&c.out, "out", "", "write the access token to this `file` (mode 0600, replaced atomically) instead of standard output")
 	fs.BoolVar(&c.noBrowser, "no-browser", false, "do not open a browser; open the printed authorize URL yourself")
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "give up when no callback arrives within this `duration`")
@@ -112,7 +126,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 }
 
 // checkAuthURL wants https, or http on a loopback host only, like the
-// provider's base_url: the token endpoint receives the client secret.
+// provider's base_url: the token endpoint receives the client secret. Its
+// errors name the URL by scheme and host only.
 func checkAuthURL(raw string) (string, error) {
 	if raw == "" {
 		return "", errors.New("-auth-url is required (see -h)")
@@ -120,20 +135,22 @@ func checkAuthURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("-auth-url: %w", err)
+		return "", errors.New("-auth-url is not a valid URL")
 	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		return "", fmt.Errorf("-auth-url %q must be an absolute https URL", raw)
+		return "", errors.New("-auth-url must be an absolute https URL")
 	case u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()):
-		return "", fmt.Errorf("-auth-url %q uses http: only https is allowed, except on a loopback host, so the client secret never crosses a network in clear text", raw)
+		return "", fmt.Errorf("-auth-url %s://%s uses http: only https is allowed, except on a loopback host (localhost only when it resolves to loopback addresses alone), so the client secret never crosses a network in clear text", u.Scheme, u.Host)
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
-		return "", fmt.Errorf("-auth-url %q must not carry credentials, a query or a fragment", u.Redacted())
+		return "", fmt.Errorf("-auth-url %s://%s must not carry credentials, a query or a fragment", u.Scheme, u.Host)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
-// checkRedirectURI wants http on a loopback host with an explicit port: the
-// command must be able to listen there, and nothing off this machine may
-// receive the code.
+// checkRedirectURI wants http on a loopback IP address with an explicit
+// port: the command must be able to listen there, and nothing off this
+// machine may receive the code. Not localhost (RFC 8252 §8.3): a browser may
+// resolve it to ::1 or to 127.0.0.1, this command listens on one of them,
+// and another local user listening on the other would receive the code.
 func checkRedirectURI(raw string) (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New("-redirect-uri is required (see -h)")
@@ -142,8 +159,13 @@ func checkRedirectURI(raw string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-redirect-uri: %w", err)
 	}
-	if u.Scheme != "http" || !client.IsLoopbackHost(u.Hostname()) {
-		return nil, fmt.Errorf("-redirect-uri %q must be http on a loopback host (127.0.0.1, [::1] or localhost): this command listens there", raw)
+	if u.Scheme == "http" && strings.EqualFold(u.Hostname(), "localhost") {
+		return nil, fmt.Errorf("-redirect-uri %q: use http://127.0.0.1:%s%s instead of localhost, and register that URI (RFC 8252 §8.3): "+
+			"localhost may resolve to ::1 as well as 127.0.0.1, and another user of this machine listening on the address this command does not would receive the code",
+			raw, u.Port(), u.EscapedPath())
+	}
+	if ip := net.ParseIP(u.Hostname()); u.Scheme != "http" || ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("-redirect-uri %q must be http on a loopback IP address (127.0.0.1 or [::1]): this command listens there", raw)
 	}
 	if p, err := strconv.Atoi(u.Port()); err != nil || p < 1 || p > 65535 {
 		return nil, fmt.Errorf("-redirect-uri %q needs an explicit port, like http://127.0.0.1:8910/callback", raw)

@@ -10,8 +10,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"syscall"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 // failure is an error with the exit code it ends the command with.
@@ -71,13 +74,26 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 		return err
 	}
 	state := randomState()
+	// PKCE (RFC 7636, S256) on every run: a code caught on its way to the
+	// callback is useless without the verifier, which never leaves this
+	// process but to the token endpoint. Servers that do not know PKCE
+	// ignore the challenge.
+	verifier := oauth2.GenerateVerifier()
+	rescueDir := e.getenv("TMPDIR")
+	if rescueDir == "" {
+		rescueDir = os.TempDir()
+	}
 	cb := &callback{
-		path:  c.redirect.Path,
-		state: state,
+		path:    c.redirect.Path,
+		state:   state,
+		secrets: flowSecrets(c.clientID, secret, "", verifier),
 		// The exchange runs under the run's context, not the browser
 		// request's: an interrupt stops it at once.
 		finish: func(_ context.Context, code string) error {
-			return finish(ctx, hc, c, secret, code, stdout, note)
+			return finish(ctx, hc, c, secret, code, verifier, rescueDir, stdout, note)
+		},
+		refused: func() {
+			note("refused a request to the redirect URI with a wrong or missing state (not for this run); still waiting")
 		},
 		arrived: make(chan struct{}),
 		result:  make(chan error, 1),
@@ -90,7 +106,7 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 		_ = srv.Shutdown(sctx) // lets the browser's page finish
 	}()
 
-	authorizeURL := oauthConfig(c, secret, "").AuthCodeURL(state)
+	authorizeURL := oauthConfig(c, secret, "").AuthCodeURL(state, oauth2.S256ChallengeOption(verifier))
 	note("listening on %s for the authorization response", c.redirectRaw)
 	note("open this URL in a browser and approve the access:")
 	fmt.Fprintln(stderr, authorizeURL)
@@ -105,6 +121,10 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 	select {
 	case <-cb.arrived:
 	case <-timer.C:
+		if n := cb.mismatches.Load(); n > 0 {
+			return &failure{exitStateMismatch, fmt.Errorf("within %s (-timeout), only authorization responses for another run arrived at %s (%d with a wrong or missing state, refused): "+
+				"open the authorize URL this run printed, in a fresh tab", c.timeout, c.redirectRaw, n)}
+		}
 		return &failure{exitTimeout, fmt.Errorf("no authorization response arrived at %s within %s (-timeout): was the authorize URL opened?", c.redirectRaw, c.timeout)}
 	case <-ctx.Done():
 		return fmt.Errorf("interrupted while waiting for the authorization response: %w", ctx.Err())
@@ -121,18 +141,19 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 
 // finish exchanges the code and stores the token; the callback page shows
 // its outcome.
-func finish(ctx context.Context, hc *http.Client, c *config, secret, code string, stdout io.Writer, note func(string, ...any)) error {
-	ex, err := exchangeCode(ctx, hc, c, secret, code, note)
+func finish(ctx context.Context, hc *http.Client, c *config, secret, code, verifier, rescueDir string, stdout io.Writer, note func(string, ...any)) error {
+	ex, err := exchangeCode(ctx, hc, c, secret, code, verifier, note)
 	if err != nil {
 		return err
 	}
+	secrets := flowSecrets(c.clientID, secret, code, verifier)
 	note("token endpoint %s accepted the code; client credentials sent in %s", ex.endpoint, ex.style)
-	note("token_type %q, scope %q", ex.token.TokenType, fmt.Sprint(ex.token.Extra("scope")))
+	note("token_type %q, scope %q", serverWords(ex.token.TokenType, secrets), serverWords(fmt.Sprint(ex.token.Extra("scope")), secrets))
 	if idt, _ := ex.token.Extra("id_token").(string); idt != "" {
 		if cl, err := decodeIDToken(idt); err != nil {
 			note("id_token not decodable: %v", err)
 		} else {
-			note("id_token (decoded, NOT verified): subject %q, e-mail %q", cl.Subject, cl.Email)
+			note("id_token (decoded, NOT verified): subject %q, e-mail %q", serverWords(cl.Subject, secrets), serverWords(cl.Email, secrets))
 		}
 	}
 	if c.out == "" {
@@ -140,7 +161,7 @@ func finish(ctx context.Context, hc *http.Client, c *config, secret, code string
 		return err
 	}
 	if err := writeTokenFile(c.out, ex.token.AccessToken); err != nil {
-		return fmt.Errorf("writing -out: %w", err)
+		return rescueToken(ex.token.AccessToken, c.out, err, rescueDir, stdout)
 	}
 	note("access token written to %s (mode 0600)", c.out)
 	return nil

@@ -156,16 +156,53 @@ func TestFlowDenied(t *testing.T) {
 	}
 }
 
-func TestFlowStateMismatch(t *testing.T) {
+// TestFlowWrongStateKeepsWaiting: a callback with a wrong or missing
+// state (any local process, or a web page loading an image from 127.0.0.1,
+// can send one) is answered 400 and does not end the run; the right one
+// still gets the token.
+func TestFlowWrongStateKeepsWaiting(t *testing.T) {
 	t.Parallel()
 	base := startSandbox(t, sandbox.OAuthOptions{})
-	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	port := freePort(t)
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(port), "-no-browser")
+	authorize := r.authorizeURL(t, base)
+	if b := browse(t, withState(t, authorize, "forged")); b.status != http.StatusBadRequest || !strings.Contains(b.page, "still waiting") {
+		t.Errorf("forged state: page %d %q", b.status, b.page)
+	}
+	for _, query := range []string{"?code=stolen", "?error=access_denied", "?state=&code=x"} {
+		b, err := browseErr(redirectURI(port) + query)
+		if err != nil || b.status != http.StatusBadRequest {
+			t.Errorf("callback %s: %d, %v; want 400", query, b.status, err)
+		}
+	}
+	select {
+	case code := <-r.done:
+		t.Fatalf("a callback that was not for this run ended it (exit %d); stderr:\n%s", code, r.stderr.String())
+	default:
+	}
+	if b := browse(t, authorize); b.status != http.StatusOK {
+		t.Errorf("the run's own callback: page %d %q", b.status, b.page)
+	}
+	if code := r.exitCode(t); code != exitOK || strings.TrimSpace(r.stdout.String()) == "" {
+		t.Fatalf("exit %d, stdout %q; stderr:\n%s", code, r.stdout.String(), r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "wrong or missing state") {
+		t.Errorf("the refused callbacks were not noted:\n%s", r.stderr.String())
+	}
+}
+
+// TestFlowOnlyWrongStatesEndsInMismatch: when the timeout comes and only
+// callbacks for another run arrived, the exit code says so.
+func TestFlowOnlyWrongStatesEndsInMismatch(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser", "-timeout", "1s")
 	b := browse(t, withState(t, r.authorizeURL(t, base), "forged"))
 	if code := r.exitCode(t); code != exitStateMismatch {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitStateMismatch, r.stderr.String())
 	}
-	if !strings.Contains(b.page, "state mismatch") || r.stdout.String() != "" {
-		t.Errorf("page %q, stdout %q", b.page, r.stdout.String())
+	if !strings.Contains(b.page, "Not for this run") || r.stdout.String() != "" || !strings.Contains(r.stderr.String(), "another run") {
+		t.Errorf("page %q, stdout %q, stderr:\n%s", b.page, r.stdout.String(), r.stderr.String())
 	}
 }
 

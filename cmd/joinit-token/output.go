@@ -1,13 +1,35 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
 // checkWritable fails when a token could not be written to path, so that
-// the single-use authorization code is not spent for nothing.
+// the single-use authorization code is not spent for nothing. The path
+// itself is checked, not only its directory: a directory there cannot be
+// replaced by a file, and a file of another user (planted in a shared,
+// sticky directory such as /tmp) cannot be replaced by this one, nor should
+// it be trusted.
 func checkWritable(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return errors.New("it is a directory; name a file")
+	case !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
+		return fmt.Errorf("it is not a regular file (%s)", fi.Mode().Type())
+	default:
+		if err := ownedByThisUser(fi); err != nil {
+			return err
+		}
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".joinit-token-check-*")
 	if err != nil {
 		return err
@@ -44,4 +66,45 @@ func writeTokenFile(path, token string) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// rescueToken keeps a token that could not be written to -out: its code is
+// spent, and it does not expire, so losing it would leave a valid token
+// nobody holds. It goes to a new mode-0600 file in dir (the temporary
+// directory), whose path the error names; if even that fails, to standard
+// output, the one place left.
+func rescueToken(token, out string, writeErr error, dir string, stdout io.Writer) error {
+	path, err := writeNewPrivateFile(dir, token)
+	if err == nil {
+		return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%v); the access token is kept in %s (mode 0600): move it where it belongs, and delete that file", out, writeErr, path)}
+	}
+	if _, perr := fmt.Fprintln(stdout, token); perr != nil {
+		return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%v), nor a file in %s (%v), nor standard output (%v): the token is lost; revoke the application key's access and run again", out, writeErr, dir, err, perr)}
+	}
+	return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%v), nor a file in %s (%v): the access token was written to standard output instead", out, writeErr, dir, err)}
+}
+
+// writeNewPrivateFile writes token to a new file in dir, mode 0600, and
+// returns its path.
+func writeNewPrivateFile(dir, token string) (path string, err error) {
+	f, err := os.CreateTemp(dir, "joinit-token-rescued-*")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		return "", err
+	}
+	if _, err = f.WriteString(token + "\n"); err != nil {
+		return "", err
+	}
+	if err = f.Sync(); err != nil {
+		return "", err
+	}
+	return f.Name(), f.Close()
 }

@@ -167,7 +167,7 @@ func TestExchangeFailureScrubs(t *testing.T) {
 		{errors.New("oauth2: server response missing access_token"), exitFailure},
 		{errors.New("oauth2: cannot parse json: " + echo), exitFailure},
 	} {
-		err := exchangeFailure(context.Background(), tc.err, id, secret, code)
+		err := exchangeFailure(context.Background(), tc.err, flowSecrets(id, secret, code, ""))
 		var f *failure
 		if !errors.As(err, &f) || f.code != tc.want {
 			t.Errorf("%v: %v, want exit %d", tc.err, err, tc.want)
@@ -180,7 +180,7 @@ func TestExchangeFailureScrubs(t *testing.T) {
 		}
 	}
 	// A server's words reach the terminal without control characters.
-	err := exchangeFailure(context.Background(), refusal(400, "invalid_grant", "bad\x1b[2J\x1b]0;owned\x07 code\n"+strings.Repeat("x", 500)), id, secret, code)
+	err := exchangeFailure(context.Background(), refusal(400, "invalid_grant", "bad\x1b[2J\x1b]0;owned\x07 code\n"+strings.Repeat("x", 500)), flowSecrets(id, secret, code, ""))
 	if msg := err.Error(); strings.ContainsAny(msg, "\x1b\x07\n") || len(msg) > 500 {
 		t.Errorf("error_description printed raw: %q", msg)
 	}
@@ -188,7 +188,7 @@ func TestExchangeFailureScrubs(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var f *failure
-	if err := exchangeFailure(ctx, &url.Error{Op: "Post", URL: "x", Err: context.Canceled}, id, secret, code); errors.As(err, &f) || !strings.Contains(err.Error(), "interrupted") {
+	if err := exchangeFailure(ctx, &url.Error{Op: "Post", URL: "x", Err: context.Canceled}, flowSecrets(id, secret, code, "")); errors.As(err, &f) || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("cancelled exchange: %v", err)
 	}
 }

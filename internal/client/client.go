@@ -5,6 +5,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -61,6 +62,10 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) newRetryingClient() *retryablehttp.Client {
 	network := cleanhttp.DefaultPooledTransport()
 	network.MaxIdleConnsPerHost = c.cfg.MaxConcurrency + 1
+	if c.base.Scheme == "http" {
+		// http was allowed because the host is loopback; hold the dial to it.
+		network.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseNonLoopback}).DialContext
+	}
 
 	tokens := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.Token, TokenType: "Bearer"})
 	gated := &pauseTransport{gate: c.pause, base: network, logger: c.cfg.Logger}

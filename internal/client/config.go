@@ -1,11 +1,14 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -117,45 +120,107 @@ func (c Config) withDefaults() Config {
 
 // ParseBaseURL checks that raw is an absolute http(s) URL that is safe to
 // send a token to: https, or http to a loopback host only. The returned URL
-// has no trailing slash in its path, so endpoint paths join cleanly.
+// has no trailing slash in its path, so endpoint paths join cleanly. Its
+// errors name the URL by scheme and host only: the rest may hold a password
+// or a token (?access_token=…) the user meant to keep out of logs.
 func ParseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, errors.New("the base URL is empty")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the base URL is not a valid URL: %w", err)
+		return nil, fmt.Errorf("the base URL is not a valid URL: %s", describeURLError(err))
 	}
 	if u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("the base URL %q must be absolute, like https://api.example.com", raw)
+		return nil, errors.New("the base URL must be absolute, like https://api.example.com")
 	}
 	if u.User != nil {
-		return nil, errors.New("the base URL must not carry credentials; use the access token")
+		return nil, fmt.Errorf("the base URL %s must not carry credentials (user:password@); use the access token", schemeHost(u))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("the base URL %q must not have a query or fragment", u.Redacted())
+		return nil, fmt.Errorf("the base URL %s must not have a query or fragment", schemeHost(u))
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !IsLoopbackHost(u.Hostname()) {
-			return nil, fmt.Errorf("the base URL %q uses http: only https is allowed, except for loopback hosts (127.0.0.0/8, ::1, localhost), so the token never crosses a network in clear text", u.String())
+			return nil, fmt.Errorf("the base URL %s uses http: only https is allowed, except for loopback hosts (127.0.0.0/8, ::1, localhost when it resolves to loopback addresses only), so the token never crosses a network in clear text", schemeHost(u))
 		}
 	default:
-		return nil, fmt.Errorf("the base URL %q has scheme %q: use https", u.String(), u.Scheme)
+		return nil, fmt.Errorf("the base URL %s has scheme %q: use https", schemeHost(u), u.Scheme)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
 }
 
-// IsLoopbackHost reports whether host names this machine only.
-func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
+// schemeHost names a URL in an error: scheme and host (with port), never
+// its user information, path or query.
+func schemeHost(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// describeURLError says why url.Parse failed without repeating the URL,
+// nor the piece of it the error quotes (a port or an escape can be part of
+// a password when the URL is malformed).
+func describeURLError(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	var esc url.EscapeError
+	var host url.InvalidHostError
+	switch {
+	case errors.As(err, &esc):
+		return "it has an invalid %-escape"
+	case errors.As(err, &host):
+		return "its host has an invalid character"
+	}
+	return quoted.ReplaceAllString(err.Error(), "")
+}
+
+var quoted = regexp.MustCompile(`\s*"[^"]*"`)
+
+// IsLoopbackHost reports whether host names this machine only: a loopback
+// IP address, or localhost when it resolves to loopback addresses and
+// nothing else. localhost is trusted for what it resolves to, not for its
+// name: a hosts file or resolver can send it anywhere.
+func IsLoopbackHost(host string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return isLoopbackHost(ctx, host, net.DefaultResolver.LookupIPAddr)
+}
+
+// isLoopbackHost is IsLoopbackHost with the resolver given, for tests.
+func isLoopbackHost(ctx context.Context, host string, lookup func(context.Context, string) ([]net.IPAddr, error)) bool {
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	if !strings.EqualFold(host, "localhost") {
+		return false
+	}
+	addrs, err := lookup(ctx, host)
+	if err != nil || len(addrs) == 0 {
+		return false
+	}
+	for _, a := range addrs {
+		if !a.IP.IsLoopback() {
+			return false
+		}
+	}
+	return true
+}
+
+// refuseNonLoopback is the dialer's check for an http base URL: the
+// connection is refused unless the address it is about to reach is a
+// loopback one, whatever the host name resolved to at configuration.
+func refuseNonLoopback(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("refusing to send the token over http to %s, which is not a loopback address", host)
+	}
+	return nil
 }
 
 // validatePath checks an endpoint path override.

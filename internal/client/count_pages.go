@@ -179,7 +179,7 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 	}
 	recs, err := decodeArray[T, PT](body, r.keepRaw, r.only)
 	if err != nil {
-		return decodedPage[T]{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "the response could not be decoded", Err: err}
+		return decodedPage[T]{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "the response could not be decoded", Err: r.c.withoutToken(err)}
 	}
 	return decodedPage[T]{records: recs, digest: digestOf(body), body: body}, nil
 }

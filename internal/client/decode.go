@@ -11,6 +11,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // Decoding uses github.com/go-json-experiment/json, the module behind Go's
@@ -102,9 +104,27 @@ func expectStart(b []byte, want byte) error {
 	}
 	kind := map[byte]string{'[': "a JSON array", '{': "a JSON object"}[want]
 	if !jsontext.Value(t).IsValid() {
-		return fmt.Errorf("expected %s, but the body is not JSON (it starts %q)", kind, sanitizeExcerpt(t[:min(len(t), 40)], ""))
+		return &notJSONError{want: kind, start: string(t[:min(len(t), notJSONKept)])}
 	}
 	return fmt.Errorf("expected %s, got %s", kind, jsonKind(t[0]))
+}
+
+// notJSONKept is how much of a body that is not JSON its error keeps: the
+// excerpt shown is far shorter, but the token is removed before the excerpt
+// is cut, so a token starting within it must be kept whole.
+const notJSONKept = 4096
+
+// notJSONError is a body that is not JSON. Its excerpt is made when the
+// message is, once the client has told it the token (Client.withoutToken).
+type notJSONError struct {
+	want  string // "a JSON array"
+	start string // the body's first bytes
+	token string
+}
+
+func (e *notJSONError) Error() string {
+	return fmt.Sprintf("expected %s, but the body is not JSON (it starts %q)", e.want,
+		redact.Text(e.start, 40, redact.Secret{Value: e.token}))
 }
 
 func jsonKind(c byte) string {

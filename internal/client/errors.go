@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // APIError is a response the API answered with a non-success status.
@@ -82,34 +82,9 @@ var ErrNotAdvancing = errors.New("the server is not advancing through pages")
 const excerptLimit = 200
 
 // sanitizeExcerpt keeps a short, printable piece of a body for an error
-// message. The token is removed in case a server echoes it.
+// message. The token is removed first, in every spelling a server may echo
+// it in (package redact), and only then is the text cut, so no piece of it
+// survives the cut.
 func sanitizeExcerpt(body []byte, token string) string {
-	if len(body) > 4*excerptLimit {
-		body = body[:4*excerptLimit]
-	}
-	s := string(body)
-	if token != "" {
-		s = strings.ReplaceAll(s, token, "[redacted]")
-	}
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			r = ' '
-		}
-		if unicode.IsSpace(r) {
-			if space {
-				continue
-			}
-			space, r = true, ' '
-		} else {
-			space = false
-		}
-		b.WriteRune(r)
-		if b.Len() >= excerptLimit {
-			b.WriteString("…")
-			break
-		}
-	}
-	return strings.TrimSpace(b.String())
+	return redact.Text(string(body), excerptLimit, redact.Secret{Value: token})
 }

@@ -94,7 +94,7 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 			})
 			return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "rate limited", Err: err}
 		}
-		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "the request failed", Err: scrubURLError(err)}
+		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "the request failed", Err: c.withoutToken(scrubURLError(err))}
 	}
 	fields := map[string]any{
 		"method": req.Method, "url": req.URL.String(),
@@ -103,12 +103,18 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		// Retries are used up or the status is final; the handler left the body.
-		excerpt, _ := readCapped(resp.Body, 4096)
+		excerpt := ""
+		// A server refusing the token is the likeliest to echo it, and its
+		// body says nothing the status does not: it gets no excerpt.
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+			body, _ := readCapped(resp.Body, 4096)
+			excerpt = sanitizeExcerpt(body, c.cfg.Token)
+		}
 		resp.Body.Close()
 		c.cfg.Logger.Warn(ctx, "API request failed", fields)
 		return nil, &APIError{
 			Endpoint: r.endpoint, Page: r.page, Status: resp.StatusCode,
-			Attempts: int(attempts.Load()), Excerpt: sanitizeExcerpt(excerpt, c.cfg.Token),
+			Attempts: int(attempts.Load()), Excerpt: excerpt,
 		}
 	}
 	fields["bytes"] = len(body)

@@ -42,7 +42,7 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 		body = c.repairText(ctx, body, req.endpoint, page)
 		p, err := decodeMetadataPage(body, page, keepRaw)
 		if err != nil {
-			return decodedMetricsPage{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: "the response could not be used", Err: err}
+			return decodedMetricsPage{}, &PageError{Endpoint: req.endpoint, Page: page, Reason: "the response could not be used", Err: c.withoutToken(err)}
 		}
 		return p, nil
 	}

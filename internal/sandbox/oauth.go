@@ -38,7 +38,9 @@ const DefaultOAuthCodeTTL = time.Minute
 // same address as the base URL, without Options.PathPrefix):
 //
 //   - GET /oauth2/authorize approves at once: it redirects to redirect_uri
-//     with code and state (or error=access_denied when Deny is set).
+//     with code and state (or error=access_denied when Deny is set). A PKCE
+//     code_challenge (S256 or plain) is kept with the code, and the token
+//     endpoint then requires its code_verifier.
 //   - POST /oauth2/token and /oauth/token exchange the code. Client
 //     credentials are accepted as HTTP Basic or as form fields (client_id,
 //     client_secret); grant_type must be authorization_code or absent, as the
@@ -61,6 +63,10 @@ type OAuthOptions struct {
 	// Deny makes /oauth2/authorize refuse: the user said no.
 	Deny    bool
 	CodeTTL time.Duration // 0 means DefaultOAuthCodeTTL
+	// RequirePKCE refuses an authorization request without a PKCE
+	// code_challenge (RFC 7636). Without it, PKCE is still verified
+	// whenever a challenge was sent.
+	RequirePKCE bool
 }
 
 // maxOAuthTokens bounds the issued tokens kept; the oldest are forgotten.
@@ -82,6 +88,8 @@ type oauthServer struct {
 type pendingCode struct {
 	redirectURI string
 	expires     time.Time
+	challenge   string // PKCE code_challenge, "" when none was sent
+	method      string // its code_challenge_method: S256 or plain
 }
 
 // newOAuthServer returns nil when OAuth is off, so the rest of the server
@@ -156,9 +164,19 @@ func (o *oauthServer) authorize(w http.ResponseWriter, r *http.Request) int {
 	if st := q.Get("state"); st != "" {
 		answer.Set("state", st)
 	}
+	challenge, method := q.Get("code_challenge"), q.Get("code_challenge_method")
+	if challenge != "" && method == "" {
+		method = "plain" // RFC 7636 §4.3
+	}
 	switch {
 	case q.Get("response_type") != "code":
 		answer.Set("error", "unsupported_response_type")
+	case challenge == "" && o.opts.RequirePKCE:
+		answer.Set("error", "invalid_request")
+		answer.Set("error_description", "PKCE is required: send code_challenge (S256)")
+	case challenge != "" && method != "S256" && method != "plain":
+		answer.Set("error", "invalid_request")
+		answer.Set("error_description", "code_challenge_method must be S256 or plain")
 	case o.opts.Deny:
 		answer.Set("error", "access_denied")
 		answer.Set("error_description", "the user denied the authorization (sandbox -oauth-deny)")
@@ -166,7 +184,7 @@ func (o *oauthServer) authorize(w http.ResponseWriter, r *http.Request) int {
 		code := randomHex(16)
 		o.mu.Lock()
 		o.dropExpiredCodes()
-		o.codes[code] = pendingCode{redirectURI: redirect.String(), expires: o.now().Add(o.opts.CodeTTL)}
+		o.codes[code] = pendingCode{redirectURI: redirect.String(), expires: o.now().Add(o.opts.CodeTTL), challenge: challenge, method: method}
 		o.mu.Unlock()
 		answer.Set("code", code)
 	}
@@ -207,6 +225,8 @@ func (o *oauthServer) token(w http.ResponseWriter, r *http.Request) int {
 		return writeOAuthError(w, http.StatusBadRequest, "invalid_grant", "the code has expired")
 	case r.PostForm.Get("redirect_uri") != pending.redirectURI:
 		return writeOAuthError(w, http.StatusBadRequest, "invalid_grant", "redirect_uri differs from the authorization request's")
+	case !pending.verifiedBy(r.PostForm.Get("code_verifier")):
+		return writeOAuthError(w, http.StatusBadRequest, "invalid_grant", "code_verifier is missing or does not match the code_challenge")
 	}
 	access := randomHex(24)
 	o.remember(access)
@@ -222,6 +242,20 @@ func (o *oauthServer) token(w http.ResponseWriter, r *http.Request) int {
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
 	return http.StatusOK
+}
+
+// verifiedBy checks a PKCE code_verifier against the code's challenge
+// (RFC 7636 §4.6). A code issued without a challenge needs no verifier.
+func (p pendingCode) verifiedBy(verifier string) bool {
+	if p.challenge == "" {
+		return true
+	}
+	want := verifier
+	if p.method == "S256" {
+		sum := sha256.Sum256([]byte(verifier))
+		want = base64.RawURLEncoding.EncodeToString(sum[:])
+	}
+	return verifier != "" && subtle.ConstantTimeCompare([]byte(want), []byte(p.challenge)) == 1
 }
 
 // clientAuthenticated checks the client id and secret from HTTP Basic
@@ -300,8 +334,9 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// loopbackHost is client.IsLoopbackHost; the client's tests import this
-// package, so it cannot import the client.
+// loopbackHost accepts a loopback IP address or the name localhost. The
+// client's tests import this package, so it cannot import the client; and
+// the sandbox only redirects a browser there, it never connects.
 func loopbackHost(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true

@@ -25,7 +25,9 @@
 // so a client that falls back to it fails loudly. The token is never echoed,
 // and RequestLog redacts token-like query parameters.
 //
-// Order of checks for every request: Faults.Latency, then unknown path (404),
+// Order of checks for every request: the Host header (421 unless it names the
+// sandbox's own loopback address and port: DNS rebinding), then
+// Faults.Latency, then unknown path (404),
 // then method (405, only GET is served), then auth (401), then parameters
 // (400), then the page-scoped faults, then the data.
 //

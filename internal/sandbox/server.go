@@ -3,6 +3,7 @@ package sandbox
 import (
 	"crypto/subtle"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,6 +17,14 @@ const statusNoResponse = 0
 // ServeHTTP answers one request. See the package documentation for the
 // order of checks.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !ownHost(r) {
+		status := writeError(w, http.StatusMisdirectedRequest, "misdirected_request",
+			"the Host header must name the sandbox's own loopback address (its IP and port, or localhost and its port)")
+		if s.logf != nil {
+			s.logf("%s %s -> %d (refused Host %q)", r.Method, r.URL.Path, status, r.Host)
+		}
+		return
+	}
 	if s.serveOAuth(w, r) {
 		return
 	}
@@ -158,4 +167,29 @@ func redactQuery(q url.Values) url.Values {
 		}
 	}
 	return q
+}
+
+// ownHost reports whether the request's Host names the address it arrived
+// at: the listener's loopback IP, or localhost, with its port. A web page
+// whose name an attacker made resolve to 127.0.0.1 (DNS rebinding) sends its
+// own name as Host and is refused: the sandbox's token is well known, and
+// its OAuth endpoints issue tokens to anyone. A request that came through no
+// connection (a test calling ServeHTTP) has no address to check.
+func ownHost(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
+	if !ok {
+		return true
+	}
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host, port = r.Host, "80" // no port: the default one
+	}
+	if port != strconv.Itoa(local.Port) {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return local.IP.IsLoopback()
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.Equal(local.IP)
 }

@@ -1,0 +1,285 @@
+// Package redact keeps secrets out of text that came from a server: body
+// excerpts and error messages. It is the one place that does so, for the
+// client (the access token) and joinit-token (the client secret and the
+// authorization code).
+//
+// A server may echo what it was sent, and not always as it was sent: JSON
+// escapes it (`\/`, `\u002f`), URLs percent-encode it in either case, forms
+// turn spaces into '+'. Text therefore matches a secret spelled in any mix
+// of these encodings, and it redacts before it cuts, so a secret can never
+// be cut into a piece that no longer matches. A secret already cut off at
+// the end of the text it is given (a capped read) is redacted too, once
+// minPartial of its bytes are there.
+package redact
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// DefaultLabel replaces a secret whose Label is empty.
+const DefaultLabel = "[redacted]"
+
+// minPartial is how many leading bytes of a secret, cut off at the end of
+// the text, are enough to redact them. Fewer are kept: redacting every
+// trailing letter that happens to start a secret would garble messages for
+// nothing an attacker could use.
+const minPartial = 4
+
+// Secret is a value to keep out of text, and what replaces it.
+type Secret struct {
+	Value string
+	Label string // "" means DefaultLabel
+}
+
+// Text returns s with every secret removed, control characters and runs of
+// white space turned into one space, and, when limit > 0, cut to at most
+// limit runes followed by "…". Secrets with an empty Value are ignored.
+func Text(s string, limit int, secrets ...Secret) string {
+	live := make([]Secret, 0, len(secrets))
+	longest := 0
+	for _, sec := range secrets {
+		if sec.Value == "" {
+			continue
+		}
+		if sec.Label == "" {
+			sec.Label = DefaultLabel
+		}
+		live = append(live, sec)
+		longest = max(longest, len(sec.Value))
+	}
+	if limit > 0 {
+		// Only the start can reach the output: limit runes of up to 4 bytes,
+		// and a secret beginning before the cut in its widest spelling
+		// (\uXXXX, 6 bytes a byte). A secret cut here is caught as partial.
+		if window := 4*limit + 6*longest + 16; len(s) > window {
+			s = s[:window]
+		}
+	}
+	s = printable(s)
+	s = strings.TrimSpace(remove(s, live))
+	if limit > 0 {
+		s = cut(s, limit)
+	}
+	return s
+}
+
+// printable turns each control character, invalid byte or other
+// unprintable rune into a space, and each run of white space into one. A
+// rune cut off at the end is dropped, so that a secret cut there still
+// ends the text, where it is caught.
+func printable(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && !utf8.FullRuneInString(s[i:]) {
+			break
+		}
+		i += size
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			r = ' '
+		}
+		if unicode.IsSpace(r) {
+			if space {
+				continue
+			}
+			space, r = true, ' '
+		} else {
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// cut keeps at most limit runes of s.
+func cut(s string, limit int) string {
+	n := 0
+	for i := range s {
+		if n == limit {
+			return strings.TrimSpace(s[:i]) + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// remove replaces each spelling of each secret in s with its label.
+func remove(s string, secrets []Secret) string {
+	if len(secrets) == 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n, label := matchAt(s[i:], secrets); n > 0 {
+			b.WriteString(label)
+			i += n
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// matchAt returns how many bytes at the start of s spell a secret (the
+// longest match), and its label; 0 if none does.
+func matchAt(s string, secrets []Secret) (int, string) {
+	best, label := 0, ""
+	for _, sec := range secrets {
+		used, spelled, ended := spell(s, sec.Value)
+		whole := spelled == len(sec.Value)
+		cutOff := ended && spelled >= min(minPartial, len(sec.Value))
+		if (whole || cutOff) && used > best {
+			best, label = used, sec.Label
+		}
+	}
+	return best, label
+}
+
+// spell follows s from its start as long as it spells v, one unit at a
+// time. It returns the bytes of s used, the bytes of v spelled, and whether
+// s ended (possibly inside a unit, like "%4") before v did. A '%' or '\'
+// in v may be spelled by itself or escaped, so each way is followed: the
+// states (bytes of s, bytes of v) are few, and each is visited once.
+func spell(s, v string) (used, spelled int, ended bool) {
+	type state struct{ i, k int }
+	if len(s) == 0 {
+		return 0, 0, true
+	}
+	if len(units(s, v)) == 0 {
+		return 0, 0, incomplete(s)
+	}
+	endedAt := -1 // the most of v spelled by a path that ran out of s
+	seen := map[state]bool{}
+	stack := []state{{0, 0}}
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[st] {
+			continue
+		}
+		seen[st] = true
+		if st.k == len(v) {
+			return st.i, st.k, false
+		}
+		next := []unitMatch(nil)
+		if st.i < len(s) {
+			next = units(s[st.i:], v[st.k:])
+		}
+		if st.i == len(s) || incomplete(s[st.i:]) {
+			endedAt = max(endedAt, st.k)
+		}
+		for _, u := range next {
+			stack = append(stack, state{st.i + u.n, st.k + u.m})
+		}
+	}
+	if endedAt >= 0 {
+		return len(s), endedAt, true
+	}
+	return 0, 0, false
+}
+
+// unitMatch is one unit of text, n bytes long, that spells m bytes of a
+// secret.
+type unitMatch struct{ n, m int }
+
+// units lists the ways the start of s spells the start of v, in one unit:
+// the byte itself, '+' for a space, %XX in either case, or a JSON escape.
+func units(s, v string) []unitMatch {
+	var out []unitMatch
+	if s[0] == v[0] || (s[0] == '+' && v[0] == ' ') {
+		out = append(out, unitMatch{1, 1})
+	}
+	switch {
+	case s[0] == '%' && len(s) >= 3:
+		hi, ok1 := unhex(s[1])
+		lo, ok2 := unhex(s[2])
+		if ok1 && ok2 && hi<<4|lo == v[0] {
+			out = append(out, unitMatch{3, 1})
+		}
+	case s[0] == '\\' && len(s) >= 2:
+		if n, m := jsonEscape(s, v); n > 0 {
+			out = append(out, unitMatch{n, m})
+		}
+	}
+	return out
+}
+
+// jsonEscape matches a JSON escape at the start of s against v.
+func jsonEscape(s, v string) (n, m int) {
+	if s[1] != 'u' {
+		c, ok := map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[s[1]]
+		if ok && c == v[0] {
+			return 2, 1
+		}
+		return 0, 0
+	}
+	r, ok := hex4(s[2:])
+	if !ok {
+		return 0, 0
+	}
+	n = 6
+	if utf16.IsSurrogate(r) {
+		lo, ok := rune(0), false
+		if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+			lo, ok = hex4(s[8:])
+		}
+		if !ok {
+			return 0, 0
+		}
+		r, n = utf16.DecodeRune(r, lo), 12
+	}
+	if enc := string(r); strings.HasPrefix(v, enc) {
+		return n, len(enc)
+	}
+	return 0, 0
+}
+
+// incomplete reports a text that ends inside the first unit it starts:
+// "%", "%4", "\", "\u00", "\ud83d\ude".
+func incomplete(s string) bool {
+	switch {
+	case s[0] == '%':
+		return len(s) < 3
+	case s[0] == '\\':
+		if len(s) == 1 || (s[1] == 'u' && len(s) < 6) {
+			return true
+		}
+		// A UTF-16 surrogate pair cut after its first half.
+		r, ok := hex4(s[2:])
+		return s[1] == 'u' && ok && utf16.IsSurrogate(r) && len(s) < 12
+	}
+	return false
+}
+
+func hex4(s string) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for i := range 4 {
+		d, ok := unhex(s[i])
+		if !ok {
+			return 0, false
+		}
+		r = r<<4 | rune(d)
+	}
+	return r, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}

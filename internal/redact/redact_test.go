@@ -1,0 +1,193 @@
+package redact
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Secrets with every character an encoding treats specially: '/', '+',
+// '%', '"', a space, '<', a two-byte rune, and one outside the BMP (a JSON
+// surrogate pair).
+var testSecrets = []string{`tok/9+Zq%x"é_42 ab<c`, "k😀y-Secret-77"}
+
+// forms are the spellings a server may echo a secret in.
+var forms = map[string]func(string) string{
+	"raw":                    func(s string) string { return s },
+	"JSON, / escaped":        func(s string) string { return strings.ReplaceAll(jsonEscaped(s), "/", `\/`) },
+	"JSON, every rune \\u":   jsonEveryRune,
+	"query, upper-case hex":  url.QueryEscape,
+	"query, lower-case hex":  func(s string) string { return lowerHex(url.QueryEscape(s)) },
+	"path escape":            url.PathEscape,
+	"every byte %xx":         everyBytePercent,
+	"every byte %XX, mixed":  func(s string) string { return strings.ToUpper(everyBytePercent(s)) },
+	"query escape, then \\/": func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "%2F", `\/`) },
+}
+
+// TestTextRedactsEveryFormAtEveryCut feeds each secret in each form, behind
+// prefixes of every length (so the output limit falls at every place in
+// it), cut at every byte (a capped read), and checks that no four bytes of
+// the secret survive in any spelling.
+func TestTextRedactsEveryFormAtEveryCut(t *testing.T) {
+	t.Parallel()
+	for _, secret := range testSecrets {
+		for name, form := range forms {
+			enc := form(secret)
+			for p := 0; p <= 30; p += 3 {
+				body := strings.Repeat("x", p) + " Bearer " + enc + " is not allowed here"
+				for cutAt := 0; cutAt <= len(body); cutAt++ {
+					for _, limit := range []int{0, 20, 40} {
+						out := Text(body[:cutAt], limit, Secret{Value: secret})
+						if leak := leaked(out, secret); leak != "" {
+							t.Fatalf("%s, prefix %d, cut at %d, limit %d: %q survives in %q", name, p, cutAt, limit, leak, out)
+						}
+					}
+				}
+				if out := Text(body, 0, Secret{Value: secret}); !strings.Contains(out, DefaultLabel+" is not allowed here") {
+					t.Errorf("%s: whole body %q became %q, want the secret replaced and the rest kept", name, body, out)
+				}
+			}
+		}
+	}
+}
+
+// TestTextBasicCredentials: the base64 of client id and secret, as HTTP
+// Basic sends them, is a secret of its own.
+func TestTextBasicCredentials(t *testing.T) {
+	t.Parallel()
+	basic := base64.StdEncoding.EncodeToString([]byte("app:" + url.QueryEscape(testSecrets[0])))
+	body := "Authorization: Basic " + basic + " refused"
+	for cutAt := 0; cutAt <= len(body); cutAt++ {
+		out := Text(body[:cutAt], 0, Secret{Value: basic, Label: "[client credentials]"})
+		if leak := leaked(out, basic); leak != "" {
+			t.Fatalf("cut at %d: %q survives in %q", cutAt, leak, out)
+		}
+	}
+	if out := Text(body, 0, Secret{Value: basic, Label: "[client credentials]"}); out != "Authorization: Basic [client credentials] refused" {
+		t.Errorf("got %q", out)
+	}
+}
+
+func TestTextKeepsOtherText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in    string
+		limit int
+		want  string
+	}{
+		{"line one\n\n\tline\x00two \xff end ", 0, "line one line two end"},
+		{"no secret here", 0, "no secret here"},
+		{strings.Repeat("é", 50), 10, strings.Repeat("é", 10) + "…"},
+		{"exactly ten", 11, "exactly ten"},
+		// Fewer than minPartial bytes of a secret cut off at the end stay:
+		// "to" ends many words.
+		{"go to", 0, "go to"},
+		{"Bearer tok/", 0, "Bearer " + DefaultLabel},
+		{"Bearer tok%2f9", 0, "Bearer " + DefaultLabel},
+		{"Bearer tok%2", 0, "Bearer tok%2"}, // three bytes and a piece
+		{"a tok/9+Zq%x\"é_42 ab<c b tok%2F9%2BZq%25x%22%C3%A9_42+ab%3Cc c", 0, "a [S] b [S] c"},
+	} {
+		if got := Text(tc.in, tc.limit, Secret{Value: testSecrets[0], Label: "[S]"}, Secret{}); got != strings.ReplaceAll(tc.want, DefaultLabel, "[S]") {
+			t.Errorf("Text(%q, %d) = %q, want %q", tc.in, tc.limit, got, tc.want)
+		}
+	}
+}
+
+// FuzzText: whatever surrounds the secret and wherever the text and the
+// output are cut, no four bytes of the secret survive.
+func FuzzText(f *testing.F) {
+	for i := range forms {
+		f.Add("prefix ", i, " suffix", 400, uint8(40))
+	}
+	f.Add(`{"error":"`, "JSON, / escaped", `"}`, 17, uint8(0))
+	f.Add("%", "every byte %xx", "%4", 1000, uint8(5))
+	f.Fuzz(func(t *testing.T, prefix, formName, suffix string, cutAt int, limit uint8) {
+		form, ok := forms[formName]
+		if !ok {
+			t.Skip()
+		}
+		for _, secret := range testSecrets {
+			// Pieces of the secret in the surroundings are not the secret.
+			if leaked(prefix, secret) != "" || leaked(suffix, secret) != "" {
+				t.Skip()
+			}
+			body := prefix + form(secret) + suffix
+			cutAt = max(0, min(cutAt, len(body)))
+			out := Text(body[:cutAt], int(limit), Secret{Value: secret})
+			if leak := leaked(out, secret); leak != "" {
+				t.Fatalf("%q survives in %q (from %q)", leak, out, body[:cutAt])
+			}
+		}
+	})
+}
+
+// leaked decodes every spelling in out and returns a piece of minPartial
+// bytes of secret found in it, or "".
+func leaked(out, secret string) string {
+	plain := decodeAll(out)
+	for i := 0; i+minPartial <= len(secret); i++ {
+		if piece := secret[i : i+minPartial]; strings.Contains(plain, piece) || strings.Contains(out, piece) {
+			return piece
+		}
+	}
+	return ""
+}
+
+var escapeRE = regexp.MustCompile(`%[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}(?:\\u[0-9a-fA-F]{4})?|\\["\\/bfnrt]|\+`)
+
+// decodeAll undoes percent-encoding, '+' and JSON escapes wherever they
+// occur, independently of the code under test.
+func decodeAll(s string) string {
+	return escapeRE.ReplaceAllStringFunc(s, func(e string) string {
+		switch {
+		case e == "+":
+			return " "
+		case e[0] == '%':
+			b, _ := strconv.ParseUint(e[1:], 16, 8)
+			return string([]byte{byte(b)})
+		case e[1] == 'u':
+			r1, _ := strconv.ParseUint(e[2:6], 16, 16)
+			if len(e) == 12 {
+				r2, _ := strconv.ParseUint(e[8:], 16, 16)
+				if r := utf16.DecodeRune(rune(r1), rune(r2)); r != utf8.RuneError {
+					return string(r)
+				}
+				return string(rune(r1)) + decodeAll(e[6:])
+			}
+			return string(rune(r1))
+		}
+		return map[byte]string{'"': `"`, '\\': `\`, '/': "/", 'b': "\b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t"}[e[1]]
+	})
+}
+
+func jsonEscaped(s string) string {
+	return strings.NewReplacer(`"`, `\"`, `\`, `\\`, "<", `\u003c`).Replace(s)
+}
+
+func jsonEveryRune(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, `\u%04x`, u)
+		}
+	}
+	return b.String()
+}
+
+func everyBytePercent(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		fmt.Fprintf(&b, "%%%02x", s[i])
+	}
+	return b.String()
+}
+
+func lowerHex(s string) string {
+	return regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(s, strings.ToLower)
+}
