@@ -3,6 +3,8 @@ package client
 import (
 	"fmt"
 	"strings"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // The organization guard. A token is issued for one organization, and
@@ -19,8 +21,8 @@ import (
 type OrganizationError struct {
 	Endpoint string
 	Want     string // Config.OrganizationID
-	Got      string // the first differing organization_id
-	RecordID string // that record's id, "" when it has none
+	Got      string // the first differing organization_id, redacted of the token
+	RecordID string // that record's id, likewise; "" when it has none
 	Count    int    // how many records differ
 }
 
@@ -70,9 +72,12 @@ func checkOrganization[T any, PT interface {
 			continue
 		}
 		if first == nil {
-			first = &OrganizationError{Endpoint: endpoint, Want: want, Got: *got}
+			// Server text, redacted before the message cuts it: a hostile
+			// server may echo the token in any field.
+			token := redact.Secret{Value: c.cfg.Token}
+			first = &OrganizationError{Endpoint: endpoint, Want: want, Got: redact.Text(*got, 0, token)}
 			if r, ok := any(PT(&recs[i])).(record); ok {
-				first.RecordID = r.dedupKey()
+				first.RecordID = redact.Text(r.dedupKey(), 0, token)
 			}
 		}
 		first.Count++

@@ -108,9 +108,10 @@ func TestOrganizationGuardOneStrangerAmongMany(t *testing.T) {
 	t.Parallel()
 	records := []string{
 		`{"_id":"m-1","organization_id":"org-a","email":"a@example.com"}`,
-		`{"_id":"m-2","email":"b@example.com"}`,                             // absent: passes
-		`{"_id":"m-3","organization_id":null,"email":"c@example.com"}`,      // null: passes
-		`{"_id":"m-4","organization_id":"org-b\n","email":"d@example.com"}`, // another, with a newline
+		`{"_id":"m-2","email":"b@example.com"}`,                                              // absent: passes
+		`{"_id":"m-3","organization_id":null,"email":"c@example.com"}`,                       // null: passes
+		`{"_id":"m-4","organization_id":"org-b\n` + testToken + `","email":"d@example.com"}`, // another, with a newline, echoing the token
+		`{"_id":"m-5","organization_id":"org-c","email":"e@example.com"}`,                    // another
 	}
 	c := newClient(t, Config{BaseURL: serveOnePage(t, records).URL, Token: testToken, OrganizationID: "org-a"})
 	_, err := c.MembershipSummaries(context.Background(), MembershipQuery{})
@@ -118,11 +119,14 @@ func TestOrganizationGuardOneStrangerAmongMany(t *testing.T) {
 	if !errors.As(err, &orgErr) {
 		t.Fatalf("got %v, want an *OrganizationError", err)
 	}
-	if orgErr.RecordID != "m-4" || orgErr.Got != "org-b\n" || orgErr.Count != 1 {
-		t.Fatalf("got %+v, want record m-4 of org-b, one record", orgErr)
+	if orgErr.RecordID != "m-4" || !strings.HasPrefix(orgErr.Got, "org-b") || orgErr.Count != 2 {
+		t.Fatalf("got %+v, want record m-4 of org-b first, two records", orgErr)
 	}
 	if strings.Contains(err.Error(), "\n") {
 		t.Fatalf("server text reached the message unescaped: %q", err.Error())
+	}
+	if strings.Contains(err.Error(), testToken) || !strings.Contains(err.Error(), "2 records in all") {
+		t.Fatalf("the message should count 2 strangers and not hold the token: %s", err)
 	}
 
 	// Absent and null organization_id pass.
