@@ -1,5 +1,7 @@
 // Package client reads the Join It API: authentication, paging, retries and
-// decoding. It knows nothing of Terraform.
+// decoding. It imports nothing of Terraform; its error messages name the
+// provider settings (base_url, max_retries, …) a user would change, since
+// the provider is its one user and passes them on as they are.
 package client
 
 import (

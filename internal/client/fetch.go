@@ -19,8 +19,8 @@ import (
 type pageRequest struct {
 	endpoint  string     // name used in errors and logs, e.g. "memberships"
 	path      string     // relative to the base URL
-	filters   url.Values // the same on every page (spec rule 6)
-	sizeParam string     // "count" or "limit" (spec rule 7)
+	filters   url.Values // the same on every page, so all pages are one result set
+	sizeParam string     // "count" or "limit": endpoints take one, not both
 	size      int
 	page      int
 }

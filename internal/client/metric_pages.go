@@ -9,7 +9,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// metadataPage is the object the limit-style endpoints answer (spec rule 5).
+// metadataPage is the object the limit-style endpoints answer: results,
+// page, limit and totalPages, as the specification describes it.
 type metadataPage struct {
 	Results    jsontext.Value `json:"results"` // nil when absent, "null" when null
 	Page       *int           `json:"page"`

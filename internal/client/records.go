@@ -8,8 +8,10 @@ import (
 )
 
 // Every field is a pointer: the specification says any field can be null or
-// absent, and Terraform must see null, not a zero value. RawJSON holds the record
-// exactly as the API sent it (RawJSON), only when the read asked for it.
+// absent, and Terraform must see null, not a zero value. RawJSON holds the
+// record's JSON as the API sent it, only when the read asked for it; text
+// that was not valid Unicode shows there as repaired (U+FFFD, see
+// textrepair.go), since Terraform strings must be valid UTF-8.
 
 // Membership is one membership record.
 type Membership struct {

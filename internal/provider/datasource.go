@@ -16,12 +16,16 @@ import (
 
 // dataSourceDef is everything one data source is: its schema, declared once
 // as attrs, and how it reads. Both the framework's Read and the fast
-// ReadDataSource of server.go serve it.
+// ReadDataSource of server.go serve it. A data source declares it with
+// newDataSourceDef, in its ds_*.go.
 type dataSourceDef struct {
 	name        string // the type name without the provider prefix
 	description string
 	attrs       []attr // top level, sorted: arguments and results
 	stateType   tftypes.Object
+	// readLess says how to make a result smaller, for the error of a
+	// result over Terraform's message ceiling (result_size.go).
+	readLess string
 	// newState is a zero state, for the arguments to be parsed into.
 	newState func() timeoutsHolder
 	// check refuses combinations of arguments no one argument can see;
@@ -32,21 +36,30 @@ type dataSourceDef struct {
 	read func(ctx context.Context, c *client.Client, state any) error
 }
 
-// newDataSourceDef declares a data source whose state is S. Every one also
-// gets the timeouts block: S must embed withTimeouts.
+// dataSource declares a data source whose state is S.
+type dataSource[S any] struct {
+	name, description string
+	readLess          string                                          // how to make a result smaller
+	attrs             []attr                                          // arguments and results
+	check             func(*S) error                                  // optional
+	read              func(context.Context, *client.Client, *S) error // the API call
+}
+
+// newDataSourceDef makes the definition of a declared data source. Every
+// one also gets the timeouts block: S must embed withTimeouts.
 func newDataSourceDef[S any, PS interface {
 	*S
 	timeoutsHolder
-}](name, description string, read func(context.Context, *client.Client, *S) error, attrs ...attr) *dataSourceDef {
-	s := sorted(append(attrs, timeoutsAttr()))
-	return &dataSourceDef{name: name, description: description, attrs: s, stateType: objectType(s),
+}](ds dataSource[S]) *dataSourceDef {
+	s := sorted(append(ds.attrs, timeoutsAttr()))
+	d := &dataSourceDef{name: ds.name, description: ds.description, attrs: s, stateType: objectType(s), readLess: ds.readLess,
 		newState: func() timeoutsHolder { return PS(new(S)) },
-		read:     func(ctx context.Context, c *client.Client, state any) error { return read(ctx, c, parentAs[S](state)) }}
-}
-
-// withCheck adds a check of the parsed arguments to a data source.
-func withCheck[S any](d *dataSourceDef, check func(*S) error) *dataSourceDef {
-	d.check = func(state any) error { return check(parentAs[S](state)) }
+		read: func(ctx context.Context, c *client.Client, state any) error {
+			return ds.read(ctx, c, parentAs[S](state))
+		}}
+	if ds.check != nil {
+		d.check = func(state any) error { return ds.check(parentAs[S](state)) }
+	}
 	return d
 }
 

@@ -12,19 +12,23 @@ type groupsState struct {
 	groups   []client.Group
 }
 
-var groupsDef = newDataSourceDef("groups",
-	"Reads the organization's groups, in API order. The API specification does not show the fields of a group record: "+
+var groupsDef = newDataSourceDef(dataSource[groupsState]{
+	name: "groups",
+	description: "Reads the organization's groups, in API order. The API specification does not show the fields of a group record: " +
 		"`id`, `organization_id` and `name` are set where the API sends them, and `raw_json` always holds the whole record for `jsondecode`.",
-	readGroups,
-	pageSizeArg(client.MaxCount, "count", func(s *groupsState) **int64 { return &s.PageSize }),
-	objectList("groups", "The groups, in API order, each once.",
-		func(s *groupsState) ([]client.Group, bool) { return s.groups, true },
-		str("id", "Group identifier (the API's `_id`, or `id`).", func(g *client.Group) *string { return g.GroupID() }),
-		str("organization_id", "Owning organization.", func(g *client.Group) *string { return g.OrganizationID }),
-		str("name", "Group name, where the API sends one.", func(g *client.Group) *string { return g.Name }),
-		str("raw_json", "The record as the API sent it (JSON). Always set, since the group fields are not documented.", func(g *client.Group) *string { return nonEmpty(&g.RawJSON) }),
-	),
-)
+	read:     readGroups,
+	readLess: "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
+	attrs: []attr{
+		pageSizeArg(client.MaxCount, "count", func(s *groupsState) **int64 { return &s.PageSize }),
+		objectList("groups", "The groups, in API order, each once.",
+			func(s *groupsState) ([]client.Group, bool) { return s.groups, true },
+			str("id", "Group identifier (the API's `_id`, or `id`).", func(g *client.Group) *string { return g.GroupID() }),
+			str("organization_id", "Owning organization.", func(g *client.Group) *string { return g.OrganizationID }),
+			str("name", "Group name, where the API sends one.", func(g *client.Group) *string { return g.Name }),
+			str("raw_json", "The record as the API sent it (JSON). Always set, since the group fields are not documented.", func(g *client.Group) *string { return nonEmpty(&g.RawJSON) }),
+		),
+	},
+})
 
 func readGroups(ctx context.Context, c *client.Client, s *groupsState) (err error) {
 	s.groups, err = c.Groups(ctx, client.ListOptions{PageSize: int(*s.PageSize)})

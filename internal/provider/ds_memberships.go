@@ -29,35 +29,41 @@ type membershipsState struct {
 
 func (s *membershipsState) readWarnings() []readWarning { return s.warnings }
 
-var membershipsDef = withCheck(newDataSourceDef("memberships",
-	"Reads the organization's memberships, optionally filtered by status, in API order. "+
-		"Every page is read, or the read fails: a partial list is never returned. "+
-		"Set `include_records = false` for the lean read: only `ids` and `emails`, for syncs of very large organizations; "+
+var membershipsDef = newDataSourceDef(dataSource[membershipsState]{
+	name: "memberships",
+	description: "Reads the organization's memberships, optionally filtered by status, in API order. " +
+		"Every page is read, or the read fails: a partial list is never returned. " +
+		"Set `include_records = false` for the lean read: only `ids` and `emails`, for syncs of very large organizations; " +
 		"or `fields` to read only the attributes a module uses. `membership_types` and `membership_names` filter by type.",
-	readMemberships,
-	intArg(intSpec{name: "status", validators: []validator.Int64{knownStatusCode{}},
-		desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
-			". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
-		func(s *membershipsState) **int64 { return &s.Status }),
-	pageSizeArg(client.MaxCount, "count", func(s *membershipsState) **int64 { return &s.PageSize }),
-	rawJSONArg(func(s *membershipsState) **bool { return &s.IncludeRawJSON }),
-	boolArg("include_records", "When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. "+
-		"Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large.",
-		true, func(s *membershipsState) **bool { return &s.IncludeRecords }),
-	objectList("memberships", "The memberships, in API order, each once. Null when `include_records` is false or `fields` is set.",
-		func(s *membershipsState) ([]client.Membership, bool) {
-			return s.records, *s.IncludeRecords && s.fields.chosen == nil
-		},
-		membershipAttrs()...),
-	fieldsArg(membershipFields, func(s *membershipsState) *chosenFields { return &s.fields }),
-	recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.fields.chosen, s.records }),
-	membershipTypesArg(),
-	membershipNamesArg(),
-	strList("ids", "Membership ids in API order (set by both full and lean reads).",
-		func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
-	strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
-		func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
-), checkMembershipArguments)
+	read:  readMemberships,
+	check: checkMembershipArguments,
+	readLess: "set fields to the attributes you use (for example fields = [\"email\", \"status\"]), set include_records = false (ids and emails only), " +
+		"filter with status, membership_types or membership_names, or leave include_raw_json unset.",
+	attrs: []attr{
+		intArg(intSpec{name: "status", validators: []validator.Int64{knownStatusCode{}},
+			desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
+				". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
+			func(s *membershipsState) **int64 { return &s.Status }),
+		pageSizeArg(client.MaxCount, "count", func(s *membershipsState) **int64 { return &s.PageSize }),
+		rawJSONArg(func(s *membershipsState) **bool { return &s.IncludeRawJSON }),
+		boolArg("include_records", "When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. "+
+			"Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large.",
+			true, func(s *membershipsState) **bool { return &s.IncludeRecords }),
+		objectList("memberships", "The memberships, in API order, each once. Null when `include_records` is false or `fields` is set.",
+			func(s *membershipsState) ([]client.Membership, bool) {
+				return s.records, *s.IncludeRecords && s.fields.chosen == nil
+			},
+			membershipAttrs()...),
+		fieldsArg(membershipFields, func(s *membershipsState) *chosenFields { return &s.fields }),
+		recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.fields.chosen, s.records }),
+		membershipTypesArg(),
+		membershipNamesArg(),
+		strList("ids", "Membership ids in API order (set by both full and lean reads).",
+			func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
+		strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
+			func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
+	},
+})
 
 // checkMembershipArguments refuses fields with include_records = false,
 // for a read whose values were unknown when the validators ran.

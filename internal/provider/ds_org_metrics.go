@@ -14,20 +14,24 @@ type orgMetricsState struct {
 	results        []client.OrgMetric
 }
 
-var orgMetricsDef = newDataSourceDef("org_metrics",
-	"Reads the organization's metrics records from the paginated metrics endpoint (page and limit, with totalPages metadata), in API order.",
-	readOrgMetrics,
-	pageSizeArg(client.MaxLimit, "limit", func(s *orgMetricsState) **int64 { return &s.PageSize }),
-	rawJSONArg(func(s *orgMetricsState) **bool { return &s.IncludeRawJSON }),
-	num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
-	objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
-		func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
-		str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
-		num("metric_period_key", "Period the record covers, as the API's integer key.", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
-		num("active_memberships", "Active memberships in the period.", func(m *client.OrgMetric) *int64 { return m.ActiveMemberships }),
-		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Other fields of this record may exist.", func(m *client.OrgMetric) *string { return nonEmpty(&m.RawJSON) }),
-	),
-)
+var orgMetricsDef = newDataSourceDef(dataSource[orgMetricsState]{
+	name:        "org_metrics",
+	description: "Reads the organization's metrics records from the paginated metrics endpoint (page and limit, with totalPages metadata), in API order.",
+	read:        readOrgMetrics,
+	readLess:    "leave include_raw_json unset.",
+	attrs: []attr{
+		pageSizeArg(client.MaxLimit, "limit", func(s *orgMetricsState) **int64 { return &s.PageSize }),
+		rawJSONArg(func(s *orgMetricsState) **bool { return &s.IncludeRawJSON }),
+		num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
+		objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
+			func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
+			str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
+			num("metric_period_key", "Period the record covers, as the API's integer key.", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
+			num("active_memberships", "Active memberships in the period.", func(m *client.OrgMetric) *int64 { return m.ActiveMemberships }),
+			str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Other fields of this record may exist.", func(m *client.OrgMetric) *string { return nonEmpty(&m.RawJSON) }),
+		),
+	},
+})
 
 func readOrgMetrics(ctx context.Context, c *client.Client, s *orgMetricsState) error {
 	m, err := c.OrgMetrics(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})

@@ -17,17 +17,21 @@ type paymentsState struct {
 // paymentFields are the attributes `fields` chooses from.
 var paymentFields = recordFields{what: "payment", attrs: paymentAttrs(), json: map[string]string{"id": "_id", "raw_json": ""}}
 
-var paymentsDef = newDataSourceDef("payments",
-	"Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
-	readPayments,
-	pageSizeArg(client.MaxCount, "count", func(s *paymentsState) **int64 { return &s.PageSize }),
-	rawJSONArg(func(s *paymentsState) **bool { return &s.IncludeRawJSON }),
-	objectList("payments", "The payments, in API order, each once. Null when `fields` is set.",
-		func(s *paymentsState) ([]client.Payment, bool) { return s.payments, s.fields.chosen == nil },
-		paymentAttrs()...),
-	fieldsArg(paymentFields, func(s *paymentsState) *chosenFields { return &s.fields }),
-	recordsAttr("payment", func(s *paymentsState) ([]attr, []client.Payment) { return s.fields.chosen, s.payments }),
-)
+var paymentsDef = newDataSourceDef(dataSource[paymentsState]{
+	name:        "payments",
+	description: "Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
+	read:        readPayments,
+	readLess:    "set fields to the attributes you use, or leave include_raw_json unset.",
+	attrs: []attr{
+		pageSizeArg(client.MaxCount, "count", func(s *paymentsState) **int64 { return &s.PageSize }),
+		rawJSONArg(func(s *paymentsState) **bool { return &s.IncludeRawJSON }),
+		objectList("payments", "The payments, in API order, each once. Null when `fields` is set.",
+			func(s *paymentsState) ([]client.Payment, bool) { return s.payments, s.fields.chosen == nil },
+			paymentAttrs()...),
+		fieldsArg(paymentFields, func(s *paymentsState) *chosenFields { return &s.fields }),
+		recordsAttr("payment", func(s *paymentsState) ([]attr, []client.Payment) { return s.fields.chosen, s.payments }),
+	},
+})
 
 func paymentAttrs() []attr {
 	type p = client.Payment

@@ -7,25 +7,19 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 )
 
-// encodeState writes the state object straight to msgpack, as Terraform
-// reads it, without building a tftypes.Value of every record first: at
-// 100,000 memberships that intermediate tree is most of the framework's
-// cost. The calls mirror terraform-plugin-go's own encoder (the same
-// library, attributes in name order, integers compact), and a test holds
-// the bytes equal to tfprotov6.NewDynamicValue of the reference value.
+// The state is written straight to msgpack, as Terraform reads it, without
+// building a tftypes.Value of every record first: at 100,000 memberships
+// that intermediate tree is most of the framework's cost. The calls mirror
+// terraform-plugin-go's own encoder (the same library, attributes in name
+// order, integers compact), and a test holds the bytes equal to
+// tfprotov6.NewDynamicValue of the reference value.
 //
-// The state is encoded twice: once to count its bytes, once into a buffer
-// of exactly that size. Growing a buffer by doubling instead would leave
-// about three times the state's size of garbage (87 MB of msgpack at
-// 100,000 memberships) in the provider's peak memory; the counting pass
-// costs a fraction of a second.
-func encodeState(attrs []attr, state any) ([]byte, error) {
-	n, err := encodedSize(attrs, state)
-	if err != nil {
-		return nil, err
-	}
-	return encodeSized(attrs, state, n)
-}
+// The state is encoded twice: once to count its bytes (encodedSize, which
+// checkResultSize also uses against the message ceiling), once into a
+// buffer of exactly that size (encodeSized). Growing a buffer by doubling
+// instead would leave about three times the state's size of garbage (87 MB
+// of msgpack at 100,000 memberships) in the provider's peak memory; the
+// counting pass costs a fraction of a second.
 
 // encodedSize is the size of the state's msgpack encoding, found without
 // keeping any of it.

@@ -225,3 +225,12 @@ func TestRecordsCarryOnlyChosenAttributes(t *testing.T) {
 		}
 	}
 }
+
+// encodeState is both passes of the server's encoding in one call.
+func encodeState(attrs []attr, state any) ([]byte, error) {
+	n, err := encodedSize(attrs, state)
+	if err != nil {
+		return nil, err
+	}
+	return encodeSized(attrs, state, n)
+}

@@ -13,23 +13,15 @@ const maxResultBytes = 256<<20 - 64<<10
 
 // resultTooLargeError is a state over the ceiling.
 type resultTooLargeError struct {
-	dataSource string
-	size       int64
-	limit      int64
+	readLess string // the data source's advice
+	size     int64
+	limit    int64
 }
 
 func (e *resultTooLargeError) Error() string {
 	return fmt.Sprintf("the result is %s (%d bytes) when encoded, over the %s (%d bytes) that Terraform accepts from a provider in one message, "+
 		"so it cannot be returned. Read less: %s",
-		megabytes(e.size), e.size, megabytes(e.limit), e.limit, readLessHint[e.dataSource])
-}
-
-// readLessHint says, per data source, how to make a result smaller.
-var readLessHint = map[string]string{
-	"memberships": "set fields to the attributes you use (for example fields = [\"email\", \"status\"]), set include_records = false (ids and emails only), filter with status, membership_types or membership_names, or leave include_raw_json unset.",
-	"payments":    "set fields to the attributes you use, or leave include_raw_json unset.",
-	"groups":      "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
-	"org_metrics": "leave include_raw_json unset.",
+		megabytes(e.size), e.size, megabytes(e.limit), e.limit, e.readLess)
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
@@ -42,7 +34,7 @@ func checkResultSize(def *dataSourceDef, state any, limit int64) (int64, error) 
 		return 0, err
 	}
 	if n > limit {
-		return n, &resultTooLargeError{dataSource: def.name, size: n, limit: limit}
+		return n, &resultTooLargeError{readLess: def.readLess, size: n, limit: limit}
 	}
 	return n, nil
 }

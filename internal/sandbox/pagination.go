@@ -24,7 +24,8 @@ type pageQuery struct {
 	status *int // memberships only
 }
 
-// parsePage: omitted, invalid or below 1 gives page 1 (spec rule 3). A
+// parsePage: omitted, invalid or below 1 gives page 1, as the specification
+// says. A
 // number too large for int is still a valid, very late page.
 func parsePage(v string) int {
 	n, err := strconv.Atoi(v)
@@ -55,7 +56,7 @@ func parseSize(v string, def, maxSize int) int {
 var errBadStatus = errors.New("status must be an integer")
 
 // parseQuery applies the parameters an endpoint takes; the others are
-// ignored, as count and limit are not interchangeable (spec rule 7).
+// ignored: the specification says count and limit are not interchangeable.
 func parseQuery(ep int, q url.Values) (pageQuery, error) {
 	pq := pageQuery{page: parsePage(q.Get("page"))}
 	if ep == epOrgMetrics {
@@ -86,7 +87,8 @@ func pageSlice(recs [][]byte, page, size int) [][]byte {
 	return recs[lo:min(lo+size, len(recs))]
 }
 
-// totalPages is ceil(n/size), 0 when there are no records (spec rule 5).
+// totalPages is ceil(n/size), 0 when there are no records (as the
+// specification says of metadata responses).
 func totalPages(n, size int) int { return (n + size - 1) / size }
 
 // arrayLen is the encoded length of a JSON array of recs.
