@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// TestHelpListsSeededData: -h names every membership type (name and id of
+// the default seed) and every group of the default data set.
+func TestHelpListsSeededData(t *testing.T) {
+	var stderr bytes.Buffer
+	if _, err := parseFlags([]string{"-h"}, &stderr); !errors.Is(err, flag.ErrHelp) {
+		t.Fatal(err)
+	}
+	help := stderr.String()
+	for _, mt := range sandbox.MembershipTypes(defaultSeed) {
+		if !strings.Contains(help, mt.Name+strings.Repeat(" ", 13-len(mt.Name))+mt.ID) {
+			t.Errorf("-h does not list membership type %s (%s):\n%s", mt.Name, mt.ID, help)
+		}
+	}
+	unwrapped := strings.Join(strings.Fields(help), " ")
+	if want := strings.Join(sandbox.GroupNames(defaultGroups), ", ") + "."; !strings.Contains(unwrapped, want) {
+		t.Errorf("-h does not list the groups %q:\n%s", want, help)
+	}
+}
+
+// TestSeededDataFollowsFlags: -v describes the data set of the flags given.
+func TestSeededDataFollowsFlags(t *testing.T) {
+	var b bytes.Buffer
+	writeSeededData(&b, 42, 11)
+	for _, mt := range sandbox.MembershipTypes(42) {
+		if !strings.Contains(b.String(), mt.ID) {
+			t.Errorf("no id %s of %s for -seed 42:\n%s", mt.ID, mt.Name, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "Board of Directors 2.") {
+		t.Errorf("the 11th group is not listed:\n%s", b.String())
+	}
+}
