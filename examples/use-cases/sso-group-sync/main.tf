@@ -16,11 +16,12 @@
 # resources of your SSO or chat provider.
 
 terraform {
-  required_version = ">= 1.4"
+  required_version = ">= 1.5"
 
   required_providers {
     joinit = {
-      source = "joinit-community/joinit"
+      source  = "joinit-community/joinit"
+      version = "~> 0.1"
     }
   }
 }
