@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -40,5 +42,25 @@ func TestSeededDataFollowsFlags(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "Board of Directors 2.") {
 		t.Errorf("the 11th group is not listed:\n%s", b.String())
+	}
+}
+
+// TestReadmeListsSeededData: README.md's table of the default data set
+// names each membership type with its id and share, and every group.
+func TestReadmeListsSeededData(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for i, mt := range sandbox.MembershipTypes(defaultSeed) {
+		row := fmt.Sprintf("| %s | `%s` | %d%% |", mt.Name, mt.ID, []int{50, 20, 20, 10}[i])
+		if !strings.Contains(readme, row) {
+			t.Errorf("README.md has no row %q", row)
+		}
+	}
+	unwrapped := strings.Join(strings.Fields(readme), " ")
+	if want := "Groups: " + strings.Join(sandbox.GroupNames(defaultGroups), ", ") + "."; !strings.Contains(unwrapped, want) {
+		t.Errorf("README.md does not list %q", want)
 	}
 }
