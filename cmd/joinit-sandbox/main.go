@@ -84,10 +84,13 @@ reach it by DNS rebinding.
 Point the provider at that base URL with the -token value as its access token.
 It stops cleanly on SIGINT or SIGTERM.
 
-Usage: joinit-sandbox [flags]
-
-Flags:
 `
+
+// Defaults of -seed and -groups, which -h describes the data set of.
+const (
+	defaultSeed   = 1
+	defaultGroups = 12
+)
 
 // config is the parsed command line.
 type config struct {
@@ -106,6 +109,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Usage = func() {
 		p := sandbox.DefaultPaths()
 		fmt.Fprintf(fs.Output(), usageText, p.Memberships, p.Payments, p.Groups, p.OrgMetrics)
+		writeSeededData(fs.Output(), defaultSeed, defaultGroups)
+		fmt.Fprintf(fs.Output(), "Usage: joinit-sandbox [flags]\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 
@@ -114,10 +119,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.verbose, "v", false, "log every request (method, path, query with tokens redacted, status) to stderr")
 
 	fs.StringVar(&o.Token, "token", sandbox.DefaultToken, "bearer `token` the sandbox accepts (Authorization: Bearer <token>)")
-	fs.Int64Var(&o.Seed, "seed", 1, "data set seed; the same seed always gives the same records")
+	fs.Int64Var(&o.Seed, "seed", defaultSeed, "data set seed; the same seed always gives the same records")
 	fs.IntVar(&o.Memberships, "memberships", 250, "number of membership records")
 	fs.IntVar(&o.Payments, "payments", 120, "number of payment records")
-	fs.IntVar(&o.Groups, "groups", 12, "number of group records")
+	fs.IntVar(&o.Groups, "groups", defaultGroups, "number of group records")
 	fs.IntVar(&o.OrgMetrics, "org-metrics", 24, "number of org metrics records (one per month from January 2024)")
 	fs.StringVar(&o.PathPrefix, "path-prefix", "", "serve every endpoint under this `prefix`, e.g. /proxy, to test base URLs that carry a path")
 
@@ -257,6 +262,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.verbose {
 		logger.Printf("serving %d memberships, %d payments, %d groups, %d org metrics records (seed %d)",
 			c.opts.Memberships, c.opts.Payments, c.opts.Groups, c.opts.OrgMetrics, c.opts.Seed)
+		writeSeededData(stderr, c.opts.Seed, c.opts.Groups)
 	}
 
 	select {

@@ -5,7 +5,8 @@
 terraform {
   required_providers {
     joinit = {
-      source = "registry.terraform.io/joinit-community/joinit"
+      source  = "registry.terraform.io/joinit-community/joinit"
+      version = "~> 0.1"
     }
   }
 }

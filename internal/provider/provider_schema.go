@@ -36,11 +36,11 @@ func providerSchema() schema.Schema {
 			"access_token": schema.StringAttribute{
 				Optional:    true,
 				Sensitive:   true,
-				Description: "OAuth 2.0 access token, sent as `Authorization: Bearer <token>`. Defaults to the `" + envAccessToken + "` environment variable. Never logged and never stored in state.",
+				Description: "OAuth 2.0 access token, sent as `Authorization: Bearer <token>`. Required, unless the `" + envAccessToken + "` environment variable is set: it is read when this is not. Never logged and never stored in state.",
 			},
 			"base_url": schema.StringAttribute{
 				Optional:    true,
-				Description: "Address of the API, for example `https://api.example.com`; it may carry a path prefix. Defaults to the `" + envBaseURL + "` environment variable. Must be `https`, except for loopback hosts (127.0.0.0/8, ::1, localhost).",
+				Description: "Address of the API, for example `https://api.example.com`; it may carry a path prefix. Required, unless the `" + envBaseURL + "` environment variable is set: it is read when this is not. Must be `https`, except for loopback hosts (127.0.0.0/8, ::1, localhost).",
 				Validators:  []validator.String{baseURLValidator{}},
 			},
 			"organization_id": schema.StringAttribute{

@@ -417,14 +417,10 @@ func (g *generator) payment(r *rand.Rand, seq uint32, memberIDs []string) paymen
 
 func (g *generator) group(r *rand.Rand, seq uint32) groupRec {
 	created := epochMs + r.Int64N(spanMs)
-	name := groupNames[int(seq)%len(groupNames)]
-	if n := int(seq) / len(groupNames); n > 0 {
-		name += " " + strconv.Itoa(n+1)
-	}
 	gr := groupRec{
 		ID:             g.id(kindGroup, seq, created),
 		OrganizationID: g.orgID,
-		Name:           name,
+		Name:           groupName(seq),
 		MemberCount:    r.IntN(300),
 		Created:        ts(created),
 		Extra:          sandboxExtra,

@@ -24,7 +24,8 @@ terraform {
 
   required_providers {
     joinit = {
-      source = "joinit-community/joinit"
+      source  = "joinit-community/joinit"
+      version = "~> 0.1"
     }
   }
 }

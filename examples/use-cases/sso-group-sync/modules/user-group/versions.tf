@@ -1,4 +1,5 @@
 terraform {
-  # terraform_data needs Terraform 1.4 or later.
-  required_version = ">= 1.4"
+  # terraform_data needs Terraform 1.4 or later; the provider is tested on
+  # 1.5 and later.
+  required_version = ">= 1.5"
 }

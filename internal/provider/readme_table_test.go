@@ -1,0 +1,82 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+)
+
+// README.md's table of provider settings is rendered from providerSchema()
+// between these markers, so that it cannot drift from the schema (and from
+// docs/index.md, which tfplugindocs renders from the same descriptions).
+// TestReadmeSettingsTable fails when it differs; `make readme` rewrites it.
+const (
+	readmeSettingsBegin = "<!-- settings:begin: generated from the provider schema by `make readme`; do not edit -->"
+	readmeSettingsEnd   = "<!-- settings:end -->"
+)
+
+// envVarRe finds the environment variable an attribute's description names.
+var envVarRe = regexp.MustCompile("`(JOINIT_[A-Z0-9_]+)`")
+
+// settingsTable renders the provider's arguments as a Markdown table, nested
+// attributes as parent.child, in name order.
+func settingsTable(s schema.Schema) string {
+	var b strings.Builder
+	b.WriteString("| setting | environment | description |\n|---|---|---|\n")
+	writeSettingsRows(&b, "", s.Attributes)
+	return b.String()
+}
+
+func writeSettingsRows(b *strings.Builder, prefix string, attrs map[string]schema.Attribute) {
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		a := attrs[name]
+		kind := settingKind(a)
+		if a.IsSensitive() {
+			kind += ", sensitive"
+		}
+		env := ""
+		if m := envVarRe.FindStringSubmatch(a.GetDescription()); m != nil {
+			env = "`" + m[1] + "`"
+		}
+		desc := strings.ReplaceAll(a.GetDescription(), "|", `\|`)
+		fmt.Fprintf(b, "| `%s%s` (%s) | %s | %s |\n", prefix, name, kind, env, desc)
+		if n, ok := a.(schema.SingleNestedAttribute); ok {
+			writeSettingsRows(b, prefix+name+".", n.Attributes)
+		}
+	}
+}
+
+func settingKind(a schema.Attribute) string {
+	switch a.(type) {
+	case schema.StringAttribute:
+		return "string"
+	case schema.Int64Attribute:
+		return "number"
+	case schema.BoolAttribute:
+		return "bool"
+	case schema.SingleNestedAttribute:
+		return "object"
+	default:
+		return strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%T", a), "schema."), "Attribute")
+	}
+}
+
+// replaceSettingsTable returns readme with the text between the markers
+// replaced by table.
+func replaceSettingsTable(readme, table string) (string, error) {
+	start := strings.Index(readme, readmeSettingsBegin)
+	end := strings.Index(readme, readmeSettingsEnd)
+	if start < 0 || end < start {
+		return "", fmt.Errorf("README.md needs the lines %q and %q around the settings table", readmeSettingsBegin, readmeSettingsEnd)
+	}
+	head := readme[:start+len(readmeSettingsBegin)]
+	return head + "\n" + table + readme[end:], nil
+}
