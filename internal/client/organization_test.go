@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -52,22 +51,11 @@ var guardReads = []struct {
 	}},
 }
 
-// sandboxOrganization is the organization_id the sandbox's records carry.
-func sandboxOrganization(t *testing.T, s *sandbox.Server) string {
-	t.Helper()
-	var rec struct {
-		Org string `json:"organization_id"`
-	}
-	if err := json.Unmarshal(s.MembershipsJSON(nil)[0], &rec); err != nil || rec.Org == "" {
-		t.Fatalf("the sandbox's first membership has no organization_id (%v)", err)
-	}
-	return rec.Org
-}
 
 func TestOrganizationGuardPassesTheConfiguredOrganization(t *testing.T) {
 	t.Parallel()
 	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
-	guarded := newClient(t, Config{BaseURL: url, OrganizationID: sandboxOrganization(t, s)})
+	guarded := newClient(t, Config{BaseURL: url, OrganizationID: s.OrganizationID()})
 	open := newClient(t, Config{BaseURL: url})
 	for _, r := range guardReads {
 		got, err := r.read(context.Background(), guarded)
@@ -84,7 +72,7 @@ func TestOrganizationGuardPassesTheConfiguredOrganization(t *testing.T) {
 func TestOrganizationGuardFailsEveryReadOfAnotherOrganization(t *testing.T) {
 	t.Parallel()
 	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
-	actual := sandboxOrganization(t, s)
+	actual := s.OrganizationID()
 	c := newClient(t, Config{BaseURL: url, OrganizationID: "org-production"})
 	for _, r := range guardReads {
 		n, err := r.read(context.Background(), c)

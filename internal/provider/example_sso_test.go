@@ -29,7 +29,7 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 		t.Fatal("the sandbox has no active memberships to sync")
 	}
 	tf := newCLITerraform(t, copyExample(t, "use-cases/sso-group-sync"), map[string]string{
-		envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: sandboxOrganization(t, s),
+		envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID(),
 	})
 	ctx := context.Background()
 	if err := tf.Get(ctx); err != nil {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"regexp"
 	"testing"
 
@@ -13,17 +12,6 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
-// sandboxOrganization is the organization_id of the sandbox's records.
-func sandboxOrganization(t *testing.T, s *sandbox.Server) string {
-	t.Helper()
-	var rec struct {
-		Org string `json:"organization_id"`
-	}
-	if err := json.Unmarshal(s.MembershipsJSON(nil)[0], &rec); err != nil || rec.Org == "" {
-		t.Fatalf("the sandbox's first membership has no organization_id (%v)", err)
-	}
-	return rec.Org
-}
 
 // guardedConfig reads every data source, the lean and fields reads too,
 // under the organization guard.
@@ -53,7 +41,7 @@ func TestAccProvider_organizationGuardPasses(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
-			Config: guardedConfig(url, sandboxOrganization(t, s)),
+			Config: guardedConfig(url, s.OrganizationID()),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.joinit_memberships.fields", tfjsonpath.New("ids"), knownvalue.ListSizeExact(20)),
 				statecheck.ExpectKnownValue("data.joinit_groups.all", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3)),
@@ -65,7 +53,7 @@ func TestAccProvider_organizationGuardPasses(t *testing.T) {
 func TestAccProvider_organizationGuardStopsAnotherOrganization(t *testing.T) {
 	t.Parallel()
 	s, url := startSandbox(t, sandbox.Options{Seed: 42, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
-	actual := regexp.QuoteMeta(sandboxOrganization(t, s))
+	actual := regexp.QuoteMeta(s.OrganizationID())
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{

@@ -244,3 +244,7 @@ func (s *Server) GroupsJSON() []json.RawMessage { return raw(s.data.records(epGr
 // OrgMetricsJSON returns the org metrics records in server order. The bytes
 // are shared with the server: do not modify them.
 func (s *Server) OrgMetricsJSON() []json.RawMessage { return raw(s.data.records(epOrgMetrics, nil)) }
+
+// OrganizationID is the organization_id every generated record carries:
+// what a client's organization guard must be set to for this sandbox.
+func (s *Server) OrganizationID() string { return s.data.gen.orgID }
