@@ -51,7 +51,6 @@ var guardReads = []struct {
 	}},
 }
 
-
 func TestOrganizationGuardPassesTheConfiguredOrganization(t *testing.T) {
 	t.Parallel()
 	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})

@@ -12,7 +12,6 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
-
 // guardedConfig reads every data source, the lean and fields reads too,
 // under the organization guard.
 func guardedConfig(url, org string) string {
