@@ -26,7 +26,7 @@
 // and RequestLog redacts token-like query parameters.
 //
 // Order of checks for every request: Faults.Latency, then unknown path (404),
-// then method (405, only GET is served), then auth (401), then parameters
+// then the rate limit (Faults.RateLimit, 429), then method (405, only GET is served), then auth (401), then parameters
 // (400), then the page-scoped faults, then the data.
 //
 // The data set is generated once in New from Options.Seed and pre-encoded, so

@@ -1,0 +1,208 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// inFlightCounter wraps a handler and records the most requests it had at
+// once, and how many it answered 429.
+type inFlightCounter struct {
+	h                  http.Handler
+	now, most, limited atomic.Int32
+	total              atomic.Int32
+}
+
+func (c *inFlightCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := c.now.Add(1)
+	defer c.now.Add(-1)
+	for {
+		m := c.most.Load()
+		if n <= m || c.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	c.total.Add(1)
+	rec := &statusRecorder{ResponseWriter: w}
+	c.h.ServeHTTP(rec, r)
+	if rec.status == http.StatusTooManyRequests {
+		c.limited.Add(1)
+	}
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(s int) { r.status = s; r.ResponseWriter.WriteHeader(s) }
+
+// Twenty reads at once on one client, against a server that allows a few
+// requests a second: every read comes back whole, none runs out of retries
+// (each of them is refused again and again while the others get through),
+// and the client as a whole never has more than MaxConcurrency requests
+// out.
+func TestTwentyReadsShareOneRateLimit(t *testing.T) {
+	t.Parallel()
+	// Ten requests a second, in bursts of ten; each read is a short page 1
+	// and the empty page 2 that confirms it, as most filtered reads are.
+	const rate = 10.0
+	sb := sandbox.New(sandbox.Options{Seed: 3, Memberships: 20, Faults: sandbox.Faults{RateLimit: rate, Latency: 20 * time.Millisecond}})
+	counter := &inFlightCounter{h: sb}
+	srv := httptest.NewServer(counter)
+	t.Cleanup(srv.Close)
+	c := newClient(t, Config{BaseURL: srv.URL, MaxConcurrency: 4, MaxRetries: 5})
+
+	want := rawIDs(t, sb.MembershipsJSON(nil))
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, 20)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Page sizes differ, so no two reads share a fetch.
+			ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 25 + i}})
+			if err == nil && fmt.Sprint(membershipIDs(ms)) != fmt.Sprint(want) {
+				err = fmt.Errorf("%d records, not the %d the server holds", len(ms), len(want))
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("read %d (page size %d): %v", i, 25+i, err)
+		}
+	}
+	if m := counter.most.Load(); m > 4 {
+		t.Errorf("%d requests in flight at once, more than max concurrency 4", m)
+	}
+	reqs := counter.total.Load()
+	// The first ten are the bucket's burst; the rest come at the rate.
+	ideal := time.Duration(float64(reqs-counter.limited.Load()-10) / rate * float64(time.Second))
+	t.Logf("%d requests, %d answered 429; wall %v, ideal %v ((requests served − burst) ÷ allowed rate): %.2f×",
+		reqs, counter.limited.Load(), wall.Round(time.Millisecond), ideal.Round(time.Millisecond), float64(wall)/float64(ideal))
+}
+
+// A refusal for the rate halves the window once per round: answers to
+// requests sent before the cut do not cut it again. Answers that were not
+// refused grow it back, by one per window's worth, never past the maximum.
+func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
+	t.Parallel()
+	w := newSendWindow(8)
+	ctx := context.Background()
+	var tickets []uint64
+	for range 8 {
+		tk, err := w.acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tickets = append(tickets, tk)
+	}
+	for _, tk := range tickets {
+		w.limited(tk) // eight refusals of one round: one cut
+		w.release()
+	}
+	if w.limit() != 4 {
+		t.Fatalf("window %d after one round of refusals, want 4", w.limit())
+	}
+	// Only four go out now; the fifth waits.
+	for range 4 {
+		if _, err := w.acquire(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if _, err := w.acquire(short); err == nil {
+		t.Fatal("a fifth request went out with a window of 4")
+	}
+	// A refusal of a request sent after the cut cuts again.
+	w.limited(w.sent)
+	if w.limit() != 2 {
+		t.Fatalf("window %d after a second round, want 2", w.limit())
+	}
+	for range 4 {
+		w.release()
+	}
+	// Growing back: 2 → 3 takes two answers, 3 → 4 three, and so on.
+	for range 2 {
+		w.succeeded()
+	}
+	if w.limit() != 3 {
+		t.Fatalf("window %d after 2 answers from 2, want 3", w.limit())
+	}
+	for range 100 {
+		w.succeeded()
+	}
+	if w.limit() != 8 {
+		t.Fatalf("window %d, want back at the maximum 8", w.limit())
+	}
+	if w.inFlight != 0 || len(w.waiters) != 0 {
+		t.Fatalf("in flight %d, waiting %d after every release", w.inFlight, len(w.waiters))
+	}
+}
+
+// A request refused for the rate again and again is not charged against
+// MaxRetries while other requests of the client get through: its turn
+// comes. Here read A is refused until read B, one record a page, has had
+// sixteen pages served; each refusal takes 20 ms, each of B's pages 5 ms,
+// so A is refused four times or so, more often than MaxRetries allows.
+func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(20)
+	var servedB atomic.Int32
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if a.size == 1 { // read B: one record a page
+			time.Sleep(5 * time.Millisecond)
+			servedB.Add(1)
+			serveList(ids)(w, r, a)
+			return
+		}
+		if servedB.Load() < 16 {
+			time.Sleep(20 * time.Millisecond) // B gets pages through meanwhile
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		serveList(ids)(w, r, a)
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 2, MaxRetries: 1})
+	var wg sync.WaitGroup
+	var errA, errB error
+	var gotA []Membership
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		gotA, errA = c.Memberships(context.Background(), MembershipQuery{})
+	}()
+	go func() {
+		defer wg.Done()
+		time.Sleep(5 * time.Millisecond) // A's page 1 goes out first
+		_, errB = c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 1}})
+	}()
+	wg.Wait()
+	if errA != nil || errB != nil {
+		t.Fatalf("read A: %v; read B: %v", errA, errB)
+	}
+	equalIDs(t, "read A", membershipIDs(gotA), ids)
+	refused := 0
+	for _, a := range api.log() {
+		if a.size != 1 && a.page == 1 {
+			refused++
+		}
+	}
+	if refused <= 2 {
+		t.Fatalf("read A's page 1 was asked for %d times: the test did not refuse it more often than MaxRetries allows", refused)
+	}
+}
