@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 )
 
 // ConnectionError is a request that could not reach the API at all: the
@@ -33,6 +34,10 @@ func connectionProblem(err error) string {
 		return "the host name does not resolve"
 	case isTLSError(err):
 		return "the TLS handshake failed (is it an https address that serves TLS, with a certificate this machine trusts?)"
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		// net/http's own words for a TLS handshake answered in plain HTTP;
+		// it returns them as a bare string.
+		return "the server answered in plain HTTP: the address is not an https one"
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return "no connection could be made to that address"
 	}

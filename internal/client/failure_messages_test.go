@@ -66,6 +66,22 @@ func TestUntrustedCertificateNamesBaseURL(t *testing.T) {
 	}
 }
 
+// An https base_url pointing at a plain HTTP server names base_url too.
+func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	base := strings.Replace(srv.URL, "http://", "https://", 1)
+	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	requirePageError(t, err, "groups", 1)
+	for _, want := range []string{"plain HTTP", "check base_url (or JOINIT_BASE_URL), now " + base} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+}
+
 func TestConnectionProblemKinds(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
