@@ -226,3 +226,26 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 		t.Fatalf("read A's page 1 was asked for %d times: the test did not refuse it more often than MaxRetries allows", refused)
 	}
 }
+
+// A 429 without Retry-After pauses every request of the client too, for
+// the backoff wait: the limit is the server's for all of them. A 502 does
+// not: a failed request says nothing of the others.
+func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, Config{BaseURL: "https://api.example.com", Token: testToken, RetryWaitMin: time.Second, RetryWaitMax: time.Second})
+	req, err := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := &http.Response{StatusCode: http.StatusBadGateway, Header: http.Header{}, Request: req}
+	c.backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, 0, bad)
+	if !c.pause.until.IsZero() {
+		t.Fatalf("a 502 paused the client until %v", c.pause.until)
+	}
+	limited := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{}, Request: req}
+	before := time.Now()
+	wait := c.backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, 0, limited)
+	if wait < 500*time.Millisecond || c.pause.until.Before(before.Add(wait)) {
+		t.Fatalf("429 without Retry-After: wait %v, client paused until %v (%v from now)", wait, c.pause.until, time.Until(c.pause.until))
+	}
+}
