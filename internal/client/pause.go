@@ -46,9 +46,9 @@ func (g *pauseGate) wait(ctx context.Context) (time.Duration, error) {
 
 // pauseTransport is where every attempt of every read of a client goes
 // out: it takes a place in the shared send window, waits at the gate for
-// any Retry-After pause (holding its place, so that when the pause ends only
-// the window's worth of requests go out, not all of them at once), sends,
-// and tells the window how the server answered. The place is held until
+// any Retry-After pause (holding its place; when the pause ends, only the
+// window's worth of requests go out, not all of them at once), sends, and
+// tells the window how the server answered. The place is held until
 // the body is closed: a body still arriving is a request in flight.
 type pauseTransport struct {
 	gate   *pauseGate
@@ -62,15 +62,24 @@ func (t *pauseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	waited, err := t.gate.wait(req.Context())
-	if err != nil {
-		t.window.release()
-		return nil, err
-	}
-	if waited > 0 {
+	for {
+		waited, err := t.gate.wait(req.Context())
+		if err != nil {
+			t.window.release()
+			return nil, err
+		}
+		if waited == 0 {
+			break
+		}
 		t.logger.Debug(req.Context(), "waited for the server's Retry-After before sending", map[string]any{
 			"url": req.URL.String(), "waited": waited.String(),
 		})
+		// The pause came with a cut of the window: only the window's
+		// worth goes out now, the rest in turn (and at a pause begun
+		// meanwhile, the gate again).
+		if ticket, err = t.window.yieldIfOver(req.Context(), ticket); err != nil {
+			return nil, err
+		}
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {

@@ -249,3 +249,61 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 		t.Fatalf("429 without Retry-After: wait %v, client paused until %v (%v from now)", wait, c.pause.until, time.Until(c.pause.until))
 	}
 }
+
+// slowCounter is a network that answers 200 after d, and records the most
+// requests it had at once.
+type slowCounter struct {
+	d         time.Duration
+	now, most atomic.Int32
+}
+
+func (s *slowCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	n := s.now.Add(1)
+	defer s.now.Add(-1)
+	for {
+		m := s.most.Load()
+		if n <= m || s.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	time.Sleep(s.d)
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+}
+
+// Requests that held their places through a Retry-After pause do not all
+// go out when it ends: the refusal that began the pause cut the window,
+// and only the window's worth goes, the rest in turn.
+func TestPauseEndsWithTheWindowsWorth(t *testing.T) {
+	t.Parallel()
+	w := newSendWindow(4)
+	gate := &pauseGate{}
+	gate.extend(time.Now().Add(150 * time.Millisecond))
+	network := &slowCounter{d: 30 * time.Millisecond}
+	tr := &pauseTransport{gate: gate, window: w, base: network, logger: discardLogger{}}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // all four hold places, at the gate
+	w.mu.Lock()
+	next := w.sent + 1
+	w.mu.Unlock()
+	w.limited(next) // the refusal that began the pause: 4 → 2
+	wg.Wait()
+	if m := network.most.Load(); m != 2 {
+		t.Fatalf("%d requests went out at once when the pause ended, want the window's 2", m)
+	}
+	if w.inFlight != 0 || len(w.waiters) != 0 {
+		t.Fatalf("in flight %d, waiting %d after every request", w.inFlight, len(w.waiters))
+	}
+}

@@ -51,7 +51,29 @@ func (w *sendWindow) acquire(ctx context.Context) (uint64, error) {
 	ch := make(chan struct{})
 	w.waiters = append(w.waiters, ch)
 	w.mu.Unlock()
+	return w.await(ctx, ch)
+}
 
+// yieldIfOver gives the place back, and waits for it again at the head of
+// the queue, when the window was cut below the requests holding places:
+// requests that held theirs through a Retry-After pause would otherwise all
+// go out when it ends, as many as before the cut. It returns the request's
+// new ticket, or its old one when it keeps its place.
+func (w *sendWindow) yieldIfOver(ctx context.Context, ticket uint64) (uint64, error) {
+	w.mu.Lock()
+	if w.inFlight <= w.limit() {
+		w.mu.Unlock()
+		return ticket, nil
+	}
+	w.inFlight--
+	ch := make(chan struct{})
+	w.waiters = append([]chan struct{}{ch}, w.waiters...)
+	w.mu.Unlock()
+	return w.await(ctx, ch)
+}
+
+// await waits until admit hands ch a place, or ctx ends.
+func (w *sendWindow) await(ctx context.Context, ch chan struct{}) (uint64, error) {
 	select {
 	case <-ch:
 		w.mu.Lock()
