@@ -100,7 +100,8 @@ func (l *attemptLog) othersProgressed(w *sendWindow) bool {
 	return false
 }
 
-// charged reports the retries charged so far: the backoff grows with them.
+// chargedRetries reports the retries charged so far: the backoff grows
+// with them.
 func (l *attemptLog) chargedRetries() int {
 	if l == nil {
 		return 0

@@ -15,8 +15,8 @@ import (
 // Retry-After) halves it, once per round of requests (answers to requests
 // sent before the cut do not cut it again), and answers that were not
 // refused grow it back by one per window's worth of them (additive
-// increase, multiplicative decrease). Requests beyond the window wait in order of
-// arrival, so no read is starved by the others.
+// increase, multiplicative decrease). Requests beyond the window wait in
+// order of arrival, so no read is starved by the others.
 type sendWindow struct {
 	mu       sync.Mutex
 	max      int
@@ -28,7 +28,6 @@ type sendWindow struct {
 	cutAt    uint64 // the ticket of the last request sent before the last cut
 
 	successes atomic.Uint64 // answers that were not refusals, provider-wide
-	limits    atomic.Uint64 // 429s and 503s with Retry-After, provider-wide
 }
 
 func newSendWindow(maxInFlight int) *sendWindow {
@@ -117,7 +116,6 @@ func (w *sendWindow) admit() {
 // limited halves the window for a request the server refused for its rate,
 // unless the window was cut after that request went out.
 func (w *sendWindow) limited(ticket uint64) {
-	w.limits.Add(1)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if ticket <= w.cutAt {
