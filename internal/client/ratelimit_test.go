@@ -176,11 +176,12 @@ func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
 // A request refused for the rate again and again is not charged against
 // MaxRetries while other requests of the client get through: its turn
 // comes. Here read A is refused until read B, one record a page, has had
-// sixteen pages served; each refusal takes 20 ms, each of B's pages 5 ms,
-// so A is refused four times or so, more often than MaxRetries allows.
+// twenty-four pages served; each refusal takes 40 ms, each of B's pages
+// 5 ms, so A is refused three times or more, more often than MaxRetries
+// allows, and B always gets a page through between two of A's refusals.
 func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 	t.Parallel()
-	ids := syntheticIDs(20)
+	ids := syntheticIDs(40)
 	var servedB atomic.Int32
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		if a.size == 1 { // read B: one record a page
@@ -189,8 +190,8 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 			serveList(ids)(w, r, a)
 			return
 		}
-		if servedB.Load() < 16 {
-			time.Sleep(20 * time.Millisecond) // B gets pages through meanwhile
+		if servedB.Load() < 24 {
+			time.Sleep(40 * time.Millisecond) // B gets pages through meanwhile
 			w.Header().Set("Retry-After", "0")
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
