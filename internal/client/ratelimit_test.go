@@ -278,7 +278,7 @@ func TestPauseEndsWithTheWindowsWorth(t *testing.T) {
 	t.Parallel()
 	w := newSendWindow(4)
 	gate := &pauseGate{}
-	gate.extend(time.Now().Add(150 * time.Millisecond))
+	gate.extend(time.Now().Add(400 * time.Millisecond))
 	network := &slowCounter{d: 30 * time.Millisecond}
 	tr := &pauseTransport{gate: gate, window: w, base: network, logger: discardLogger{}}
 	var wg sync.WaitGroup
