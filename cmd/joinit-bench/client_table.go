@@ -13,7 +13,7 @@ import (
 
 // clientTable reads N memberships with a fresh client per cell and prints
 // wall time, requests made, and the ideal time: requests ÷ concurrency ×
-// latency. (Small concurrent reads cannot reach it: the slow start and the
+// latency. (Small concurrent reads cannot reach it: page 1 alone and the
 // closing check of page 1 are round trips of their own.)
 func clientTable(out io.Writer, ns []int, latencies []time.Duration, concs []int) error {
 	fmt.Fprintln(out, "## Client read of N memberships (page size 1000)")
@@ -61,9 +61,8 @@ func clientTable(out io.Writer, ns []int, latencies []time.Duration, concs []int
 
 // expectedRequests is the target (see the client's paging rules): every
 // page with records and the empty page that ends the read; with more than
-// one request in flight, at most one request past the end for up to three
-// pages (concurrency-1 for more), and page 1 once more to check that the
-// list did not change at its front.
+// one request in flight, at most concurrency-1 requests past the end, and
+// page 1 once more to check that the list did not change at its front.
 func expectedRequests(n, conc int) string {
 	const size = 1000
 	base := n/size + 2
@@ -74,9 +73,6 @@ func expectedRequests(n, conc int) string {
 		return fmt.Sprint(base)
 	}
 	extra := conc - 1
-	if n <= 3*size {
-		extra = 1
-	}
 	if n >= size {
 		extra++
 	}

@@ -18,7 +18,7 @@ func main() {
 	sizes := flag.String("sizes", "1000,10000,100000", "comma-separated numbers of memberships")
 	latencies := flag.String("latencies", "0,50ms", "comma-separated sandbox latencies for the client table")
 	concs := flag.String("concurrency", "1,4,8", "comma-separated max_concurrent_requests for the client table")
-	skipClient := flag.Bool("skip-client", false, "skip the client table")
+	skipClient := flag.Bool("skip-client", false, "skip the client tables (reads by size, the paging schedule, twenty reads under a rate limit)")
 	skipPlan := flag.Bool("skip-plan", false, "skip the terraform plan tables")
 	cases := flag.String("cases", "all", "comma-separated plan cases against the anchor: full, lean, fields (or all)")
 	anchor := flag.Bool("anchor", true, "measure the anchor (jsondecode of the same records) and the ratios to it")
@@ -46,6 +46,8 @@ func main() {
 
 	if !*skipClient {
 		check(clientTable(os.Stdout, ns, ls, cs))
+		check(scheduleTable(os.Stdout))
+		check(rateLimitTable(os.Stdout))
 	}
 	if !*skipPlan {
 		selected, err := selectCases(*cases)

@@ -128,7 +128,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 
 	fs.DurationVar(&f.Latency, "latency", 0, "fault: wait this long before answering every request")
 	fs.IntVar(&f.RateLimited, "rate-limited", 0, "fault: the first `N` attempts at every page answer 429 Too Many Requests")
-	fs.StringVar(&f.RetryAfter, "retry-after", "0", "fault: Retry-After header `value` sent with 429s (seconds or an HTTP date)")
+	fs.Float64Var(&f.RateLimit, "rate-limit", 0, "fault: allow `N` requests a second across all endpoints (a token bucket); others answer 429 with Retry-After (0: off)")
+	fs.IntVar(&f.RateBurst, "rate-burst", 0, "fault: the -rate-limit bucket holds `N` requests (0: the rate, at least 1)")
+	fs.StringVar(&f.RetryAfter, "retry-after", "0", "fault: Retry-After header `value` sent with the 429s of -rate-limited (seconds or an HTTP date)")
 	fs.IntVar(&f.ServerErrors, "server-errors", 0, "fault: the first `N` attempts at every page answer -server-error-status")
 	fs.IntVar(&f.ServerErrorStatus, "server-error-status", http.StatusServiceUnavailable, "fault: HTTP `status` used by -server-errors")
 	fs.IntVar(&f.ConnectionResets, "connection-resets", 0, "fault: the first `N` attempts at every page get a TCP reset and no response")

@@ -51,6 +51,10 @@ func TestFlags(t *testing.T) {
 	if err != nil || c.opts.Seed != 9 || c.opts.Faults.ServerErrors != 2 || len(c.opts.Faults.OnlyPages) != 2 || c.opts.Memberships != 250 {
 		t.Fatalf("parsed %+v, %v", c, err)
 	}
+	c, err = parseFlags([]string{"-rate-limit", "2.5", "-rate-burst", "4"}, io.Discard)
+	if err != nil || c.opts.Faults.RateLimit != 2.5 || c.opts.Faults.RateBurst != 4 {
+		t.Fatalf("rate limit flags parsed as %+v, %v", c.opts.Faults, err)
+	}
 	c, err = parseFlags([]string{"-page-size-cap", "250", "-ignore-count", "payments, groups", "-past-end-status", "404",
 		"-out-of-order-insert-page", "2", "-insert-count", "7", "-equal-org-metrics", "-broken-text-pages", "1,3", "-ignore-status-filter"}, io.Discard)
 	f := c.opts.Faults

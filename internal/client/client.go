@@ -7,11 +7,11 @@ package client
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -23,11 +23,12 @@ import (
 // Client reads one organization's data. It is safe for concurrent use, and
 // identical reads made while it lives are fetched once (see cache.go).
 type Client struct {
-	cfg   Config
-	base  *url.URL
-	http  *retryablehttp.Client
-	pause *pauseGate
-	cache *cache
+	cfg    Config
+	base   *url.URL
+	http   *retryablehttp.Client
+	pause  *pauseGate
+	window *sendWindow
+	cache  *cache
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -54,13 +55,17 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 
-	c := &Client{cfg: cfg, base: base, pause: &pauseGate{}, cache: newCache(defaultRetainUpTo)}
+	c := &Client{
+		cfg: cfg, base: base, pause: &pauseGate{}, window: newSendWindow(cfg.MaxConcurrency),
+		cache: newCache(defaultRetainUpTo),
+	}
 	c.http = c.newRetryingClient()
 	return c, nil
 }
 
 // newRetryingClient stacks the transports, outermost first:
-// token (only for the base URL's origin) → shared Retry-After pause → network.
+// token (only for the base URL's origin) → the shared send window and
+// Retry-After pause → the attempt's time limit → network.
 func (c *Client) newRetryingClient() *retryablehttp.Client {
 	network := cleanhttp.DefaultPooledTransport()
 	network.MaxIdleConnsPerHost = c.cfg.MaxConcurrency + 1
@@ -70,7 +75,8 @@ func (c *Client) newRetryingClient() *retryablehttp.Client {
 	}
 
 	tokens := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.Token, TokenType: "Bearer"})
-	gated := &pauseTransport{gate: c.pause, base: network, logger: c.cfg.Logger}
+	timed := &attemptTimeout{limit: c.cfg.Timeout, base: network}
+	gated := &pauseTransport{gate: c.pause, window: c.window, base: timed, logger: c.cfg.Logger}
 	authed := &originTransport{
 		origin:   origin(c.base),
 		withAuth: &oauth2.Transport{Source: tokens, Base: gated},
@@ -79,12 +85,14 @@ func (c *Client) newRetryingClient() *retryablehttp.Client {
 
 	rc := retryablehttp.NewClient()
 	rc.HTTPClient = &http.Client{
-		Transport:     authed,
-		Timeout:       c.cfg.Timeout,
+		Transport:     authed, // attemptTimeout bounds each attempt
 		CheckRedirect: sameOriginRedirects,
 	}
 	rc.Logger = nil // we log ourselves, without headers
-	rc.RetryMax = c.cfg.MaxRetries
+	// retryPolicy charges retries against MaxRetries itself: a request
+	// refused for the rate while other requests of the client get through
+	// is bounded by time, not by a count (see retryPolicy).
+	rc.RetryMax = math.MaxInt32
 	rc.RetryWaitMin = c.cfg.RetryWaitMin
 	rc.RetryWaitMax = c.cfg.RetryWaitMax
 	rc.CheckRetry = c.retryPolicy
@@ -133,8 +141,8 @@ func (e *redirectError) Error() string {
 var errTooManyRedirects = errors.New("the API redirected more than 10 times")
 
 func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
-	if n, ok := req.Context().Value(attemptsKey{}).(*atomic.Int32); ok {
-		n.Add(1)
+	if a, ok := req.Context().Value(attemptsKey{}).(*attemptLog); ok {
+		a.count.Add(1)
 	}
 	if attempt == 0 {
 		return

@@ -51,9 +51,11 @@ type Config struct {
 	// Timeout bounds each HTTP attempt, including reading its body.
 	Timeout time.Duration
 	// MaxRetries is how many times a failed attempt is retried. Use
-	// NoRetries for none (zero means the default).
+	// NoRetries for none (zero means the default). A refusal for the rate
+	// while other requests get through is not counted (see retryPolicy).
 	MaxRetries int
-	// MaxConcurrency bounds the requests in flight at once.
+	// MaxConcurrency bounds the requests in flight at once, across every
+	// read of the client (see window.go).
 	MaxConcurrency int
 	// UserAgent is sent on every request.
 	UserAgent string

@@ -147,8 +147,8 @@ func TestConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.http.RetryMax != 0 {
-		t.Fatalf("NoRetries gave RetryMax %d, want 0", c.http.RetryMax)
+	if c.cfg.MaxRetries != 0 {
+		t.Fatalf("NoRetries gave MaxRetries %d, want 0", c.cfg.MaxRetries)
 	}
 }
 

@@ -68,9 +68,8 @@ func readCountPages[T any, PT interface {
 //     After a short page 1, the rest is asked for in pages of its size. A
 //     refusal after a full page is an error: it may be a server stopping in
 //     the middle of the list.
-//   - Slow start: page 1 is fetched alone, then more pages are in flight
-//     as full pages come back (see slowStart); after a short page only its
-//     confirmation page is fetched.
+//   - Slow start: page 1 is fetched alone, then the full window (see
+//     slowStart); after a short page only its confirmation page is fetched.
 //   - A concurrent pass that sees a record twice, or whose page 1 holds
 //     other records at the end than at the start, fails with errDataChanged.
 //   - Every page is checked for a server that is not advancing: a page
@@ -253,20 +252,18 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 }
 
 // slowStart is how many pages may be in flight after full pages have come
-// back: one before any, two for the next three pages, then twice as many
-// with each further full page, up to maxInFlight. A list of up to three
-// pages thus costs at most one request past its end, a longer one at most
-// maxInFlight-1, while a large read soon runs at full concurrency.
+// back: one before any, maxInFlight after the first. Page 1 must come back
+// alone (its size may change the count asked for, and the check of page 1
+// at the end relies on it having been served before any other page); after
+// that, anything less than the full window costs a round trip on every
+// long read, for a saving of at most maxInFlight-1 requests past the end of
+// a short one. The shared send window (window.go) is what holds back a
+// client that meets a rate limit.
 func slowStart(fullPages, maxInFlight int) int {
-	w := 1
-	switch {
-	case fullPages == 0:
-	case fullPages <= 3:
-		w = 2
-	default:
-		w = 2 << min(fullPages-3, 20)
+	if fullPages == 0 {
+		return 1
 	}
-	return min(w, maxInFlight)
+	return maxInFlight
 }
 
 // notPaginatedOrShifted decides what a page 2 identical to a short page 1

@@ -16,6 +16,9 @@ type APIError struct {
 	Page     int
 	Status   int
 	Attempts int
+	Elapsed  time.Duration // from the first attempt to the last answer
+	// URL is the URL of the last attempt, scheme://host/path?query.
+	URL string
 	// Excerpt is a short, sanitized piece of the body: printable text only,
 	// with anything resembling the token removed.
 	Excerpt string
@@ -24,16 +27,19 @@ type APIError struct {
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
+	if e.Status == http.StatusNotFound && e.URL != "" {
+		fmt.Fprintf(&b, " for %s", e.URL)
+	}
 	if e.Attempts > 1 {
-		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+		fmt.Fprintf(&b, " after %d attempts over %s", e.Attempts, roundDuration(e.Elapsed))
 	}
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
 		b.WriteString(": the access token was refused; check access_token (or JOINIT_ACCESS_TOKEN) and that the application key is still authorized")
 	case e.Status == http.StatusNotFound:
-		b.WriteString(": no such endpoint; check base_url and the endpoint paths")
+		fmt.Fprintf(&b, ": no such endpoint; check base_url (or JOINIT_BASE_URL) and endpoint_paths.%s", e.Endpoint)
 	case e.Status == http.StatusTooManyRequests:
-		b.WriteString(": rate limited, and retries were used up; lower max_concurrent_requests or raise max_retries")
+		b.WriteString(": rate limited, and retries were used up while no other request got through; lower max_concurrent_requests or raise max_retries")
 	case e.Status >= 500:
 		b.WriteString(": the server failed, and retries were used up")
 	}

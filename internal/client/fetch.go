@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -48,7 +47,7 @@ func (e *bodyTooLargeError) Error() string {
 // cut off mid-read, 429, 5xx) happen inside; what comes back is a complete
 // 2xx body or an error naming the endpoint and page.
 func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
-	attempts := new(atomic.Int32)
+	attempts := newAttemptLog(c.window)
 	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.url(c.base), nil)
 	if err != nil {
@@ -94,7 +93,7 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 			})
 			return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "rate limited", Err: err}
 		}
-		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "the request failed", Err: c.withoutToken(scrubURLError(err))}
+		return nil, c.withoutToken(c.requestFailed(r, attempts, scrubURLError(err)))
 	}
 	fields := map[string]any{
 		"method": req.Method, "url": req.URL.String(),
@@ -112,19 +111,56 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 		}
 		resp.Body.Close()
 		c.cfg.Logger.Warn(ctx, "API request failed", fields)
-		return nil, &APIError{
+		// The URL is the final one, after same-origin redirects a server
+		// chose: it is redacted like any server text.
+		return nil, c.withoutToken(&APIError{
 			Endpoint: r.endpoint, Page: r.page, Status: resp.StatusCode,
-			Attempts: int(attempts.Load()), Excerpt: excerpt,
-		}
+			Attempts: int(attempts.count.Load()), Elapsed: time.Since(attempts.start),
+			URL: requestURL(resp.Request), Excerpt: excerpt,
+		})
 	}
 	fields["bytes"] = len(body)
 	c.cfg.Logger.Debug(ctx, "fetched page", fields)
 	return body, nil
 }
 
-// attemptsKey carries a per-page attempt counter to the request log hook,
-// so an error can say how many attempts were made.
+// attemptsKey carries a page request's *attemptLog to the request log hook
+// and the retry policy, so an error can say how many attempts were made.
 type attemptsKey struct{}
+
+// requestFailed is the error of a request that never got an answer: how
+// many attempts over how long, the last error, and for an error of the
+// connection itself (refused, DNS, TLS), the setting to check.
+func (c *Client) requestFailed(r pageRequest, log *attemptLog, err error) error {
+	reason := "the request failed"
+	if n := log.count.Load(); n > 1 {
+		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, roundDuration(time.Since(log.start)))
+	}
+	if what := connectionProblem(err); what != "" {
+		err = &ConnectionError{Problem: what, BaseURL: origin(c.base) + c.base.Path, Err: err}
+	}
+	return &PageError{Endpoint: r.endpoint, Page: r.page, Reason: reason, Err: err}
+}
+
+// requestURL is the URL a response answered, as scheme://host/path?query:
+// never userinfo (the token is in a header, never in the URL).
+func requestURL(req *http.Request) string {
+	if req == nil || req.URL == nil {
+		return ""
+	}
+	u := *req.URL
+	u.User = nil
+	u.Fragment = ""
+	return u.String()
+}
+
+// roundDuration prints a wait as people read it: 12.1s, 850ms.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
 
 // readBody reads a response body of at most limit bytes. A declared
 // Content-Length sizes the buffer once: growing it by doubling would

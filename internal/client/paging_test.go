@@ -59,13 +59,9 @@ func TestCountPagingRequestCounts(t *testing.T) {
 					if conc == 1 && got != want {
 						t.Errorf("%s N=%d concurrency 1: %d requests, want %d", ep, n, got, want)
 					}
-					// Past the confirmed end: at most one request for up to
-					// three pages, at most conc-1 for more; and page 1 once
-					// more after a read that went concurrent.
+					// Past the confirmed end: at most conc-1 requests; and
+					// page 1 once more after a read that went concurrent.
 					extra := conc - 1
-					if n <= 3*MaxCount {
-						extra = 1
-					}
 					if n >= MaxCount {
 						extra++
 					}
@@ -554,14 +550,11 @@ func TestRequestCountsBySlowStart(t *testing.T) {
 				equalIDs(t, "memberships", membershipIDs(ms), ids)
 				want, got := expectedRequests(n, size), api.count()
 				t.Logf("%3d pages (%d records, last page full: %v), concurrency %d: %d requests (%d needed)", pages, n, lastFull, conc, got, want)
-				// Past the confirmed end: at most one request for up to
-				// three pages, at most conc-1 for more; and page 1 once more
-				// after a read that went concurrent (a full page came back).
+				// Past the confirmed end: at most conc-1 requests; and page
+				// 1 once more after a read that went concurrent (a full page
+				// came back).
 				extra := 0
-				switch {
-				case conc > 1 && pages <= 3:
-					extra = 1
-				case conc > 1:
+				if conc > 1 {
 					extra = conc - 1
 				}
 				if conc > 1 && n >= size {
@@ -581,7 +574,7 @@ func TestSlowStartWindow(t *testing.T) {
 	for full := range 8 {
 		got = append(got, slowStart(full, 8))
 	}
-	if want := []int{1, 2, 2, 2, 4, 8, 8, 8}; !slices.Equal(got, want) {
+	if want := []int{1, 8, 8, 8, 8, 8, 8, 8}; !slices.Equal(got, want) {
 		t.Fatalf("windows %v, want %v", got, want)
 	}
 	if w := slowStart(1000, 3); w != 3 {

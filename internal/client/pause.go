@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -42,22 +44,131 @@ func (g *pauseGate) wait(ctx context.Context) (time.Duration, error) {
 	}
 }
 
-// pauseTransport waits at the gate before each attempt goes out.
+// pauseTransport is where every attempt of every read of a client goes
+// out: it takes a place in the shared send window, waits at the gate for
+// any Retry-After pause (holding its place; when the pause ends, only the
+// window's worth of requests go out, not all of them at once), sends, and
+// tells the window how the server answered. The place is held until
+// the body is closed: a body still arriving is a request in flight.
 type pauseTransport struct {
 	gate   *pauseGate
+	window *sendWindow
 	base   http.RoundTripper
 	logger Logger
 }
 
 func (t *pauseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	waited, err := t.gate.wait(req.Context())
+	ticket, err := t.window.acquire(req.Context())
 	if err != nil {
 		return nil, err
 	}
-	if waited > 0 {
+	for {
+		waited, err := t.gate.wait(req.Context())
+		if err != nil {
+			t.window.release()
+			return nil, err
+		}
+		if waited == 0 {
+			break
+		}
 		t.logger.Debug(req.Context(), "waited for the server's Retry-After before sending", map[string]any{
 			"url": req.URL.String(), "waited": waited.String(),
 		})
+		// The pause came with a cut of the window: only the window's
+		// worth goes out now, the rest in turn (and at a pause begun
+		// meanwhile, the gate again).
+		if ticket, err = t.window.yieldIfOver(req.Context(), ticket); err != nil {
+			return nil, err
+		}
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		t.window.release()
+		return nil, err
+	}
+	switch {
+	case isRateLimit(resp):
+		t.window.limited(ticket)
+	case resp.StatusCode < 500:
+		t.window.succeeded()
+	}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: t.window.release}
+	return resp, nil
+}
+
+// isRateLimit reports an answer that refuses a request for the rate of
+// requests: 429, or 503 naming a wait with Retry-After.
+func isRateLimit(resp *http.Response) bool {
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return true
+	}
+	_, ok := retryAfter(resp)
+	return ok
+}
+
+// releasingBody gives the request's place in the window back once, when the
+// body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	once    sync.Once
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.release)
+	return err
+}
+
+// attemptTimeout bounds one attempt, its body included, by request_timeout.
+// It is the innermost transport, so that time spent waiting for a place in
+// the send window or for a Retry-After pause is not taken from the attempt.
+type attemptTimeout struct {
+	limit time.Duration
+	base  http.RoundTripper
+}
+
+func (t *attemptTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithTimeoutCause(req.Context(), t.limit, &attemptTimeoutError{limit: t.limit})
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		timedOut := ctx.Err() != nil && req.Context().Err() == nil
+		cause := context.Cause(ctx)
+		cancel()
+		if timedOut {
+			return nil, cause
+		}
+		return nil, err
+	}
+	resp.Body = &cancelingBody{ReadCloser: resp.Body, ctx: ctx, parent: req.Context(), cancel: cancel}
+	return resp, nil
+}
+
+// cancelingBody ends the attempt's timer when the body is closed, and says
+// that the timeout, not the server, cut a body short.
+type cancelingBody struct {
+	io.ReadCloser
+	ctx, parent context.Context
+	cancel      context.CancelFunc
+}
+
+func (b *cancelingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.parent.Err() == nil && b.ctx.Err() != nil {
+		return n, context.Cause(b.ctx)
+	}
+	return n, err
+}
+
+func (b *cancelingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// attemptTimeoutError is an attempt that passed request_timeout.
+type attemptTimeoutError struct{ limit time.Duration }
+
+func (e *attemptTimeoutError) Error() string {
+	return fmt.Sprintf("no complete answer within request_timeout (%s)", e.limit)
 }

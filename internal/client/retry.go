@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,37 +18,109 @@ import (
 // redirects and oversized bodies end the read at once, and so does a
 // Retry-After longer than MaxRetryWait: a plan should fail and say why, not
 // sit for an hour.
+//
+// Each retry is charged against MaxRetries, but one: a request refused for
+// the rate (429, or 503 with Retry-After) while other requests of the
+// client got through since its last refusal. The server is then serving
+// the client as fast as it allows, and this request's turn comes; twenty
+// reads sharing a rate limit would otherwise use up their retries waiting
+// for one another. Such a request is bounded by time instead: each wait by
+// MaxRetryWait, the whole read by its context (the data source's timeouts).
 func (c *Client) retryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
+	log, _ := ctx.Value(attemptsKey{}).(*attemptLog)
 	if err != nil {
 		var redirect *redirectError
 		var tooLarge *bodyTooLargeError
 		switch {
 		case errors.As(err, &redirect), errors.As(err, &tooLarge),
-			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled):
+			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled),
+			isCertificateError(err):
 			return false, err
 		}
-		return true, nil
+		return c.charge(log), nil
 	}
 	if wait, ok := retryAfter(resp); ok && wait > c.cfg.MaxRetryWait {
 		return false, &RetryWaitError{Status: resp.StatusCode, Wait: wait, Max: c.cfg.MaxRetryWait}
 	}
 	switch {
-	case resp.StatusCode == http.StatusTooManyRequests:
-		return true, nil
+	case isRateLimit(resp):
+		if c.cfg.MaxRetries > 0 && log.othersProgressed(c.window) {
+			return true, nil
+		}
+		return c.charge(log), nil
 	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
-		return true, nil
+		return c.charge(log), nil
 	}
 	return false, nil
 }
 
+// charge counts one retry of the request against MaxRetries and reports
+// whether it may be made.
+func (c *Client) charge(log *attemptLog) bool {
+	if log == nil {
+		return c.cfg.MaxRetries > 0
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	log.charged++
+	return log.charged <= c.cfg.MaxRetries
+}
+
+// attemptLog is what one page's request went through: the retry policy's
+// account and what the error that ends it reports.
+type attemptLog struct {
+	count atomic.Int32 // attempts sent
+	start time.Time
+
+	mu      sync.Mutex
+	charged int    // retries charged against MaxRetries
+	mark    uint64 // the client's successes at the request's last refusal for the rate
+}
+
+func newAttemptLog(w *sendWindow) *attemptLog {
+	return &attemptLog{start: time.Now(), mark: w.successes.Load()}
+}
+
+// othersProgressed reports whether the client had answers that were not
+// refused since this request was last refused for the rate (or began).
+func (l *attemptLog) othersProgressed(w *sendWindow) bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := w.successes.Load()
+	if now > l.mark {
+		l.mark = now
+		return true
+	}
+	return false
+}
+
+// chargedRetries reports the retries charged so far: the backoff grows
+// with them.
+func (l *attemptLog) chargedRetries() int {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.charged
+}
+
 // backoff honours Retry-After on 429 and 503 (seconds or an HTTP date), and
 // otherwise waits exponentially longer with jitter, so clients that failed
-// together do not retry together. A Retry-After pauses the whole client.
+// together do not retry together. A rate limit (a 429, or a Retry-After)
+// pauses the whole client: the limit is the server's for all of it.
 func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
+		if log, ok := resp.Request.Context().Value(attemptsKey{}).(*attemptLog); ok {
+			// A retry not charged is not a failure of this request.
+			attempt = max(log.chargedRetries()-1, 0)
+		}
 		if wait, ok := retryAfter(resp); ok {
 			wait = min(wait, c.cfg.MaxRetryWait) // retryPolicy refused longer waits
 			c.pause.extend(now().Add(wait))
@@ -58,6 +132,9 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 	}
 	wait := exponentialJitter(minWait, maxWait, attempt)
 	if resp != nil {
+		if resp.StatusCode == http.StatusTooManyRequests {
+			c.pause.extend(now().Add(wait))
+		}
 		c.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", map[string]any{
 			"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
 		})

@@ -38,7 +38,7 @@ func TestConnectionResetsExhaustRetries(t *testing.T) {
 		t.Fatalf("partial result %d records with error", len(ms))
 	}
 	pe := requirePageError(t, err, "memberships", 1)
-	if pe.Reason != "the request failed" {
+	if !strings.HasPrefix(pe.Reason, "the request failed after 3 attempts over ") {
 		t.Fatalf("reason %q", pe.Reason)
 	}
 	// Every attempt is on a fresh connection (the last one was reset), so

@@ -118,6 +118,8 @@ data "joinit_groups" "g" {}
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			step(`request_timeout = "soon"`, `(?s)Invalid request_timeout.*invalid\s+duration\s+"soon"`),
+			step(`request_timeout = "60"`, `(?s)Invalid request_timeout.*"60"\s+has\s+no\s+unit:\s+use\s+a\s+unit,\s+such\s+as\s+"60s"`),
+			step(`max_retry_wait = "90"`, `(?s)Invalid max_retry_wait.*"90"\s+has\s+no\s+unit:\s+use\s+a\s+unit,\s+such\s+as\s+"60s"`),
 			step(`max_concurrent_requests = 17`, `(?s)max_concurrent_requests.*between\s+1\s+and\s+16,\s+got:\s+17`),
 			step(`endpoint_paths = { groups = "groups?x=1" }`, `(?s)endpoint_paths.groups.*must\s+be\s+a\s+path\s+starting\s+with\s+/`),
 		},

@@ -52,9 +52,10 @@ func providerSchema() schema.Schema {
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"max_concurrent_requests": schema.Int64Attribute{
-				Optional:    true,
-				Description: "Most requests in flight at once while paging. Default 4, from 1 to 16.",
-				Validators:  []validator.Int64{int64validator.Between(1, 16)},
+				Optional: true,
+				Description: "Most requests in flight at once for the whole provider: every data source of this provider configuration shares them. " +
+					"After HTTP 429 (or 503 with `Retry-After`) every read waits as the server asked, then fewer requests are in flight (halved, and grown back as requests succeed). Default 4, from 1 to 16.",
+				Validators: []validator.Int64{int64validator.Between(1, 16)},
 			},
 			"request_timeout": schema.StringAttribute{
 				Optional:    true,
@@ -69,9 +70,10 @@ func providerSchema() schema.Schema {
 				Validators: []validator.String{durationValidator{}},
 			},
 			"max_retries": schema.Int64Attribute{
-				Optional:    true,
-				Description: "Retries of a request that failed with a network error, HTTP 429 or a 5xx other than 501. `Retry-After` is honoured; otherwise the wait grows exponentially, with jitter. Default 5, from 0 to 20.",
-				Validators:  []validator.Int64{int64validator.Between(0, 20)},
+				Optional: true,
+				Description: "Retries of a request that failed with a network error, HTTP 429 or a 5xx other than 501. `Retry-After` is honoured; otherwise the wait grows exponentially, with jitter. " +
+					"A request refused for the rate (429, or 503 with `Retry-After`) while other requests of the provider get through is not counted: it is bounded by time instead (`max_retry_wait` per wait, the data source's `timeouts`). Default 5, from 0 to 20.",
+				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"endpoint_paths": schema.SingleNestedAttribute{
 				Optional:    true,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -74,9 +76,15 @@ func (knownStatusCode) ValidateInt64(_ context.Context, req validator.Int64Reque
 			"correct it: a status no membership has reads an empty list.", code, knownStatusCodes(), code))
 }
 
+// parseTimeout reads a positive Go duration. A bare number is refused with
+// an example rather than guessed: "60" could mean seconds or minutes, and
+// time.ParseDuration's own "missing unit" does not say which units exist.
 func parseTimeout(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
+		if _, numErr := strconv.ParseFloat(strings.TrimSpace(s), 64); numErr == nil {
+			return 0, fmt.Errorf("%q has no unit: use a unit, such as \"60s\", \"5m\" or \"1h\"", s)
+		}
 		return 0, err
 	}
 	if d <= 0 {

@@ -46,6 +46,15 @@ type Faults struct {
 	InsertCount       int
 	OnlyPages         []int
 
+	// RateLimit, when above 0, is a token bucket shared by every request
+	// to the four endpoints, as a server's rate limit is: RateLimit
+	// requests a second, bursts of RateBurst (0: RateLimit, at least 1).
+	// A request that finds the bucket empty is answered 429 with
+	// Retry-After: the whole seconds until a token is there (at least 1),
+	// and takes no token.
+	RateLimit float64
+	RateBurst int
+
 	// Deviations from the specification (see deviations.go).
 	PageSizeCap          int
 	IgnoreCount          []string
@@ -80,6 +89,7 @@ type faultState struct {
 	inserted   [numEndpoints]bool
 	outOfOrder [numEndpoints]bool      // the out-of-order insert has been claimed
 	served     map[attemptKey]struct{} // pages answered with 200 since SetFaults
+	bucket     tokenBucket
 }
 
 // set replaces the faults and forgets attempts and inserts, so a test can
@@ -101,6 +111,15 @@ func (fs *faultState) set(f Faults) {
 	fs.inserted = [numEndpoints]bool{}
 	fs.outOfOrder = [numEndpoints]bool{}
 	fs.served = make(map[attemptKey]struct{})
+	fs.bucket = newTokenBucket(f.RateLimit, f.RateBurst, time.Now())
+}
+
+// takeToken takes a token from the rate-limit bucket; when there is none it
+// returns the Retry-After to answer with.
+func (fs *faultState) takeToken() (retryAfter string, ok bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.bucket.take(time.Now())
 }
 
 // claimOutOfOrder reports true exactly once per endpoint (until the next

@@ -27,8 +27,8 @@
 //
 // Order of checks for every request: the Host header (421 unless it names the
 // sandbox's own loopback address and port: DNS rebinding), then
-// Faults.Latency, then unknown path (404),
-// then method (405, only GET is served), then auth (401), then parameters
+// Faults.Latency, then unknown path (404), then the rate limit
+// (Faults.RateLimit, 429), then method (405, only GET is served), then auth (401), then parameters
 // (400), then the page-scoped faults, then the data.
 //
 // The data set is generated once in New from Options.Seed and pre-encoded, so

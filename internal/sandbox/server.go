@@ -55,6 +55,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	if !known {
 		return writeError(w, http.StatusNotFound, "not_found", "no such endpoint")
 	}
+	if wait, ok := s.flt.takeToken(); !ok {
+		w.Header().Set("Retry-After", wait)
+		return writeError(w, http.StatusTooManyRequests, "rate_limited", "rate limit exceeded")
+	}
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", http.MethodGet)
 		return writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "only GET is supported")

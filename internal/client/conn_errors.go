@@ -1,0 +1,68 @@
+package client
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+)
+
+// ConnectionError is a request that could not reach the API at all: the
+// connection was refused, the host name does not resolve, or TLS failed.
+// The fix is nearly always the address, so it names the setting.
+type ConnectionError struct {
+	Problem string // what failed, in words
+	BaseURL string // the configured base URL
+	Err     error
+}
+
+func (e *ConnectionError) Error() string {
+	return fmt.Sprintf("%v: %s; check base_url (or JOINIT_BASE_URL), now %s", e.Err, e.Problem, e.BaseURL)
+}
+
+func (e *ConnectionError) Unwrap() error { return e.Err }
+
+// connectionProblem says what an error of the connection itself means, or
+// "" for any other error (a reset mid-answer, a timeout after connecting).
+func connectionProblem(err error) string {
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &dnsErr):
+		return "the host name does not resolve"
+	case isTLSError(err):
+		return "the TLS handshake failed (is it an https address that serves TLS, with a certificate this machine trusts?)"
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		// net/http's own words for a TLS handshake answered in plain HTTP;
+		// it returns them as a bare string.
+		return "the server answered in plain HTTP: the address is not an https one"
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return "no connection could be made to that address"
+	}
+	return ""
+}
+
+// isTLSError reports an error of the TLS handshake or of the server's
+// certificate.
+func isTLSError(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var header tls.RecordHeaderError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var alert tls.AlertError
+	return errors.As(err, &verify) || errors.As(err, &header) || errors.As(err, &unknown) ||
+		errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &alert)
+}
+
+// isCertificateError reports a certificate the client will not trust: no
+// retry can change that.
+func isCertificateError(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
+}

@@ -1,0 +1,148 @@
+package client
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// closedAddress is a loopback address where nothing listens.
+func closedAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// When retries run out on a connection that is refused, the error says how
+// many attempts over how long, the last error, and the setting to check.
+func TestRefusedConnectionNamesBaseURL(t *testing.T) {
+	t.Parallel()
+	base := "http://" + closedAddress(t)
+	c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
+	_, err := c.Memberships(context.Background(), MembershipQuery{})
+	requirePageError(t, err, "memberships", 1)
+	want := regexp.MustCompile(`^memberships page 1: the request failed after 3 attempts over \d+(\.\d+)?m?s; the last error: dial tcp [0-9.:]+: connect: connection refused: no connection could be made to that address; check base_url \(or JOINIT_BASE_URL\), now ` + regexp.QuoteMeta(base) + `$`)
+	if !want.MatchString(err.Error()) {
+		t.Fatalf("message:\n%s\nwant it to match\n%s", err, want)
+	}
+	var ce *ConnectionError
+	if !errors.As(err, &ce) {
+		t.Fatalf("%T is not a ConnectionError", err)
+	}
+}
+
+// A server whose certificate is not trusted is not retried (no retry can
+// change it), and the error names base_url.
+func TestUntrustedCertificateNamesBaseURL(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a request reached the server through an untrusted TLS connection")
+	}))
+	t.Cleanup(srv.Close)
+	c := newClient(t, Config{BaseURL: srv.URL, MaxRetries: 3})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	pe := requirePageError(t, err, "groups", 1)
+	if pe.Reason != "the request failed" {
+		t.Fatalf("reason %q: a certificate error was retried", pe.Reason)
+	}
+	for _, want := range []string{"certificate", "the TLS handshake failed", "check base_url (or JOINIT_BASE_URL), now " + srv.URL} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+}
+
+// An https base_url pointing at a plain HTTP server names base_url too.
+func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	base := strings.Replace(srv.URL, "http://", "https://", 1)
+	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	requirePageError(t, err, "groups", 1)
+	for _, want := range []string{"plain HTTP", "check base_url (or JOINIT_BASE_URL), now " + base} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+}
+
+func TestConnectionProblemKinds(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{&net.DNSError{Err: "no such host", Name: "api.example.invalid", IsNotFound: true}, "does not resolve"},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")}, "no connection could be made"},
+		{x509.UnknownAuthorityError{}, "TLS handshake failed"},
+		{&net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}, ""},
+		{&attemptTimeoutError{limit: time.Second}, ""},
+	}
+	for _, tc := range cases {
+		if got := connectionProblem(tc.err); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("connectionProblem(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// A 404 shows the URL that was asked for and names the endpoint's
+// endpoint_paths attribute.
+func TestNotFoundShowsURLAndEndpointPath(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Payments: 3})
+	c := newClient(t, Config{BaseURL: base, Paths: Paths{Payments: "/api/v1/no-such-payments"}})
+	_, err := c.Payments(context.Background(), ListOptions{PageSize: 10})
+	requireAPIError(t, err, http.StatusNotFound)
+	for _, want := range []string{
+		"HTTP 404 for " + base + "/api/v1/no-such-payments?count=10&page=1",
+		"check base_url (or JOINIT_BASE_URL) and endpoint_paths.payments",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+}
+
+// Retries used up on a server error say over how long, too.
+func TestRetriesUsedUpSayOverHowLong(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Groups: 3, Faults: sandbox.Faults{ServerErrors: 5, ServerErrorStatus: http.StatusBadGateway}})
+	c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	ae := requireAPIError(t, err, http.StatusBadGateway)
+	if ae.Elapsed <= 0 || !regexp.MustCompile(`HTTP 502 after 3 attempts over \d+(\.\d+)?m?s: the server failed, and retries were used up`).MatchString(err.Error()) {
+		t.Fatalf("message %q (elapsed %v)", err, ae.Elapsed)
+	}
+}
+
+// The attempt's time limit does not count time spent waiting for a place
+// in the send window: a request queued behind slow ones is not timed out.
+func TestQueuedRequestIsNotTimedOut(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: 300 * time.Millisecond}})
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1, Timeout: 500 * time.Millisecond, MaxRetries: NoRetries})
+	errs := make(chan error, 2)
+	go func() { _, err := c.Memberships(context.Background(), MembershipQuery{}); errs <- err }()
+	go func() { _, err := c.Payments(context.Background(), ListOptions{}); errs <- err }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package client
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// sendWindow is the client's one limit on requests in flight, shared by
+// every read: twenty data sources of one provider share it, so together
+// they never have more than Config.MaxConcurrency requests out.
+//
+// Within that bound the window adapts to the server's rate limit the way
+// TCP's congestion window adapts to a network: a 429 (or a 503 with
+// Retry-After) halves it, once per round of requests (answers to requests
+// sent before the cut do not cut it again), and answers that were not
+// refused grow it back by one per window's worth of them (additive
+// increase, multiplicative decrease). Requests beyond the window wait in
+// order of arrival, so no read is starved by the others.
+type sendWindow struct {
+	mu       sync.Mutex
+	max      int
+	size     int // the window: how many may be in flight, 1..max
+	answers  int // answers not refused since the window last grew
+	inFlight int
+	waiters  []chan struct{}
+	sent     uint64 // requests sent so far: a request's ticket
+	cutAt    uint64 // the ticket of the last request sent before the last cut
+
+	successes atomic.Uint64 // answers that were not refusals, provider-wide
+}
+
+func newSendWindow(maxInFlight int) *sendWindow {
+	maxInFlight = max(maxInFlight, 1)
+	return &sendWindow{max: maxInFlight, size: maxInFlight}
+}
+
+func (w *sendWindow) limit() int { return w.size }
+
+// acquire waits for a place in the window and returns the request's ticket.
+func (w *sendWindow) acquire(ctx context.Context) (uint64, error) {
+	w.mu.Lock()
+	if len(w.waiters) == 0 && w.inFlight < w.limit() {
+		w.inFlight++
+		w.sent++
+		t := w.sent
+		w.mu.Unlock()
+		return t, nil
+	}
+	ch := make(chan struct{})
+	w.waiters = append(w.waiters, ch)
+	w.mu.Unlock()
+	return w.await(ctx, ch)
+}
+
+// yieldIfOver gives the place back, and waits for it again at the head of
+// the queue, when the window was cut below the requests holding places:
+// requests that held theirs through a Retry-After pause would otherwise all
+// go out when it ends, as many as before the cut. It returns the request's
+// new ticket, or its old one when it keeps its place.
+func (w *sendWindow) yieldIfOver(ctx context.Context, ticket uint64) (uint64, error) {
+	w.mu.Lock()
+	if w.inFlight <= w.limit() {
+		w.mu.Unlock()
+		return ticket, nil
+	}
+	w.inFlight--
+	ch := make(chan struct{})
+	w.waiters = append([]chan struct{}{ch}, w.waiters...)
+	w.mu.Unlock()
+	return w.await(ctx, ch)
+}
+
+// await waits until admit hands ch a place, or ctx ends.
+func (w *sendWindow) await(ctx context.Context, ch chan struct{}) (uint64, error) {
+	select {
+	case <-ch:
+		w.mu.Lock()
+		w.sent++
+		t := w.sent
+		w.mu.Unlock()
+		return t, nil
+	case <-ctx.Done():
+		w.mu.Lock()
+		for i, c := range w.waiters {
+			if c == ch {
+				w.waiters = append(w.waiters[:i], w.waiters[i+1:]...)
+				w.mu.Unlock()
+				return 0, ctx.Err()
+			}
+		}
+		w.mu.Unlock()
+		w.release() // granted as ctx ended: hand the place on
+		return 0, ctx.Err()
+	}
+}
+
+// release gives a place back and lets waiters in, oldest first.
+func (w *sendWindow) release() {
+	w.mu.Lock()
+	w.inFlight--
+	w.admit()
+	w.mu.Unlock()
+}
+
+// admit lets waiters in while the window has room; w.mu is held.
+func (w *sendWindow) admit() {
+	for len(w.waiters) > 0 && w.inFlight < w.limit() {
+		ch := w.waiters[0]
+		w.waiters = w.waiters[1:]
+		w.inFlight++
+		close(ch)
+	}
+}
+
+// limited halves the window for a request the server refused for its rate,
+// unless the window was cut after that request went out.
+func (w *sendWindow) limited(ticket uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ticket <= w.cutAt {
+		return
+	}
+	w.size = max(w.size/2, 1)
+	w.answers = 0
+	w.cutAt = w.sent
+}
+
+// succeeded grows the window after an answer that was not a refusal.
+func (w *sendWindow) succeeded() {
+	w.successes.Add(1)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.size >= w.max {
+		return
+	}
+	if w.answers++; w.answers >= w.size {
+		w.size++
+		w.answers = 0
+		w.admit()
+	}
+}
