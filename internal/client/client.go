@@ -50,7 +50,7 @@ func New(cfg Config) (*Client, error) {
 		"memberships": cfg.Paths.Memberships, "payments": cfg.Paths.Payments,
 		"groups": cfg.Paths.Groups, "org_metrics": cfg.Paths.OrgMetrics,
 	} {
-		if err := validatePath(name, p); err != nil {
+		if err := ValidatePath(name, p); err != nil {
 			return nil, err
 		}
 	}

@@ -225,8 +225,9 @@ func refuseNonLoopback(_, address string, _ syscall.RawConn) error {
 	return nil
 }
 
-// validatePath checks an endpoint path override.
-func validatePath(name, p string) error {
+// ValidatePath checks an endpoint path override; the provider validates
+// endpoint_paths with it too.
+func ValidatePath(name, p string) error {
 	if !strings.HasPrefix(p, "/") {
 		return fmt.Errorf("the %s endpoint path %q must start with /", name, p)
 	}

@@ -121,7 +121,9 @@ data "joinit_groups" "g" {}
 			step(`request_timeout = "60"`, `(?s)Invalid request_timeout.*"60"\s+has\s+no\s+unit:\s+use\s+a\s+unit,\s+such\s+as\s+"60s"`),
 			step(`max_retry_wait = "90"`, `(?s)Invalid max_retry_wait.*"90"\s+has\s+no\s+unit:\s+use\s+a\s+unit,\s+such\s+as\s+"60s"`),
 			step(`max_concurrent_requests = 17`, `(?s)max_concurrent_requests.*between\s+1\s+and\s+16,\s+got:\s+17`),
-			step(`endpoint_paths = { groups = "groups?x=1" }`, `(?s)endpoint_paths.groups.*must\s+be\s+a\s+path\s+starting\s+with\s+/`),
+			step(`endpoint_paths = { groups = "groups?x=1" }`, `(?s)Invalid endpoint_paths.groups.*the\s+groups\s+endpoint\s+path\s+"groups\?x=1"\s+must\s+start\s+with\s+/`),
+			// The rule the client applies, at validation: a URL is refused there too.
+			step(`endpoint_paths = { payments = "/https://evil.example/payments" }`, `(?s)Invalid endpoint_paths.payments.*must\s+be\s+a\s+path,\s+not\s+a\s+URL`),
 		},
 	})
 }

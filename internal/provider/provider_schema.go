@@ -1,7 +1,8 @@
 package provider
 
 import (
-	"regexp"
+	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -18,7 +19,14 @@ const (
 	envOrganization = "JOINIT_ORGANIZATION_ID"
 )
 
-var endpointPathRe = regexp.MustCompile(`^/[^?#]*$`)
+// Bounds of the provider's settings; their defaults are the client's.
+const (
+	maxConcurrentRequestsLimit = 16
+	maxRetriesLimit            = 20
+)
+
+// seconds prints a default duration as the examples write it: 60s.
+func seconds(d time.Duration) string { return fmt.Sprintf("`%ds`", int64(d/time.Second)) }
 
 func providerSchema() schema.Schema {
 	defaults := client.DefaultPaths()
@@ -26,8 +34,7 @@ func providerSchema() schema.Schema {
 		return schema.StringAttribute{
 			Optional:    true,
 			Description: "Path of the " + name + " endpoint, relative to `base_url`. Default `" + def + "`.",
-			Validators: []validator.String{stringvalidator.RegexMatches(endpointPathRe,
-				"must be a path starting with / and without a query or fragment")},
+			Validators:  []validator.String{endpointPathValidator{endpoint: name}},
 		}
 	}
 	return schema.Schema{
@@ -54,26 +61,28 @@ func providerSchema() schema.Schema {
 			"max_concurrent_requests": schema.Int64Attribute{
 				Optional: true,
 				Description: "Most requests in flight at once for the whole provider: every data source of this provider configuration shares them. " +
-					"After HTTP 429 (or 503 with `Retry-After`) every read waits as the server asked, then fewer requests are in flight (halved, and grown back as requests succeed). Default 4, from 1 to 16.",
-				Validators: []validator.Int64{int64validator.Between(1, 16)},
+					"After HTTP 429 (or 503 with `Retry-After`) every read waits as the server asked, then fewer requests are in flight (halved, and grown back as requests succeed). " +
+					fmt.Sprintf("Default %d, from 1 to %d.", client.DefaultMaxConcurrency, maxConcurrentRequestsLimit),
+				Validators: []validator.Int64{int64validator.Between(1, maxConcurrentRequestsLimit)},
 			},
 			"request_timeout": schema.StringAttribute{
 				Optional:    true,
-				Description: "Time limit of one HTTP attempt, including reading its body, as a Go duration such as `60s` or `2m`. Default `60s`.",
+				Description: "Time limit of one HTTP attempt, including reading its body, as a Go duration such as `60s` or `2m`. Default " + seconds(client.DefaultTimeout) + ".",
 				Validators:  []validator.String{durationValidator{}},
 			},
 			"max_retry_wait": schema.StringAttribute{
 				Optional: true,
 				Description: "Longest wait before a retry, as a Go duration such as `60s` or `5m`. A server that asks for a longer wait " +
 					"(`Retry-After` on HTTP 429 or 503) fails the read at once with a diagnostic that names the wait, instead of holding the plan; " +
-					"exponential backoff waits are capped at it too. Default `60s`.",
+					"exponential backoff waits are capped at it too. Default " + seconds(client.DefaultMaxRetryWait) + ".",
 				Validators: []validator.String{durationValidator{}},
 			},
 			"max_retries": schema.Int64Attribute{
 				Optional: true,
 				Description: "Retries of a request that failed with a network error, HTTP 429 or a 5xx other than 501. `Retry-After` is honoured; otherwise the wait grows exponentially, with jitter. " +
-					"A request refused for the rate (429, or 503 with `Retry-After`) while other requests of the provider get through is not counted: it is bounded by time instead (`max_retry_wait` per wait, the data source's `timeouts`). Default 5, from 0 to 20.",
-				Validators: []validator.Int64{int64validator.Between(0, 20)},
+					"A request refused for the rate (429, or 503 with `Retry-After`) while other requests of the provider get through is not counted: it is bounded by time instead (`max_retry_wait` per wait, the data source's `timeouts`). " +
+					fmt.Sprintf("Default %d, from 0 to %d.", client.DefaultMaxRetries, maxRetriesLimit),
+				Validators: []validator.Int64{int64validator.Between(0, maxRetriesLimit)},
 			},
 			"endpoint_paths": schema.SingleNestedAttribute{
 				Optional:    true,
@@ -82,7 +91,7 @@ func providerSchema() schema.Schema {
 					"memberships": endpointPath("memberships", defaults.Memberships),
 					"payments":    endpointPath("payments", defaults.Payments),
 					"groups":      endpointPath("groups", defaults.Groups),
-					"org_metrics": endpointPath("org metrics", defaults.OrgMetrics),
+					"org_metrics": endpointPath("org_metrics", defaults.OrgMetrics),
 				},
 			},
 		},

@@ -32,6 +32,27 @@ func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRe
 	}
 }
 
+// endpointPathValidator applies the client's own rule for an endpoint
+// path, so the plan-time and run-time checks cannot disagree.
+type endpointPathValidator struct{ endpoint string }
+
+func (endpointPathValidator) Description(context.Context) string {
+	return "must be a path starting with /, without a query, a fragment or a scheme and host"
+}
+
+func (v endpointPathValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v endpointPathValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := client.ValidatePath(v.endpoint, req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error())
+	}
+}
+
 // durationValidator accepts a positive Go duration.
 type durationValidator struct{}
 
