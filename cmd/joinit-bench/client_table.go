@@ -43,7 +43,7 @@ func clientTable(out io.Writer, ns []int, latencies []time.Duration, concs []int
 					sb.Close()
 					return fmt.Errorf("read %d memberships, want %d", len(got), n)
 				}
-				reqs := sb.Requests("memberships")
+				reqs := sb.Requests(sandbox.EndpointMemberships)
 				ideal := time.Duration(float64(reqs) / float64(conc) * float64(lat))
 				ratio := "n/a"
 				if ideal > 0 {

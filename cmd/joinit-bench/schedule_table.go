@@ -51,7 +51,7 @@ func scheduleTable(out io.Writer) error {
 				return fmt.Errorf("read %d of %d memberships: %v", len(got), n, err)
 			}
 			if best == 0 || wall < best {
-				best, reqs = wall, sb.Requests("memberships")
+				best, reqs = wall, sb.Requests(sandbox.EndpointMemberships)
 			}
 		}
 		sb.Close()
@@ -112,7 +112,7 @@ func rateLimitTable(out io.Writer) error {
 			limited++
 		}
 	}
-	served := sb.Requests("memberships") - limited
+	served := sb.Requests(sandbox.EndpointMemberships) - limited
 	ideal := time.Duration(float64(served) / rate * float64(time.Second))
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	fmt.Fprintln(w, "reads whole\trequests served\t429s\twall\tideal\twall/ideal\t")

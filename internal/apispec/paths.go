@@ -41,3 +41,20 @@ func orDefault(path, def string) string {
 	}
 	return path
 }
+
+// The list endpoints' names: what errors, logs and request counts call
+// them, and the keys of the provider's endpoint_paths.
+const (
+	EndpointMemberships = "memberships"
+	EndpointPayments    = "payments"
+	EndpointGroups      = "groups"
+	EndpointOrgMetrics  = "org_metrics"
+)
+
+// ByName returns the paths keyed by endpoint name.
+func (p Paths) ByName() map[string]string {
+	return map[string]string{
+		EndpointMemberships: p.Memberships, EndpointPayments: p.Payments,
+		EndpointGroups: p.Groups, EndpointOrgMetrics: p.OrgMetrics,
+	}
+}

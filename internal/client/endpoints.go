@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 // ListOptions are the options every list read takes.
@@ -53,7 +55,7 @@ func readMemberships[T any, PT interface {
 	withStatus
 	withOrganization
 }](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
-	req, err := c.countRequest("memberships", c.cfg.Paths.Memberships, q.PageSize)
+	req, err := c.countRequest(apispec.EndpointMemberships, c.cfg.Paths.Memberships, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func keepStatus[T any, PT interface {
 	}
 	if dropped := len(ms) - len(kept); dropped > 0 {
 		c.cfg.Logger.Warn(ctx, "the server returned memberships of another status than the status filter asked for; they were left out", map[string]any{
-			"endpoint": "memberships", "status": status, "left_out": dropped, "kept": len(kept),
+			"endpoint": apispec.EndpointMemberships, "status": status, "left_out": dropped, "kept": len(kept),
 		})
 	}
 	clear(ms[len(kept):]) // let the left-out records go
@@ -104,7 +106,7 @@ func keepStatus[T any, PT interface {
 
 // Payments reads every payment, in API order.
 func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error) {
-	req, err := c.countRequest("payments", c.cfg.Paths.Payments, o.PageSize)
+	req, err := c.countRequest(apispec.EndpointPayments, c.cfg.Paths.Payments, o.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +122,7 @@ func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error)
 // Groups reads every group, in API order. Their raw JSON is always kept:
 // the specification does not show the group fields.
 func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
-	req, err := c.countRequest("groups", c.cfg.Paths.Groups, o.PageSize)
+	req, err := c.countRequest(apispec.EndpointGroups, c.cfg.Paths.Groups, o.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +140,7 @@ func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, er
 	if size < 1 || size > MaxLimit {
 		return nil, fmt.Errorf("org_metrics: page size %d is out of range 1..%d", size, MaxLimit)
 	}
-	req := pageRequest{endpoint: "org_metrics", path: c.cfg.Paths.OrgMetrics, sizeParam: "limit", size: size}
+	req := pageRequest{endpoint: apispec.EndpointOrgMetrics, path: c.cfg.Paths.OrgMetrics, sizeParam: "limit", size: size}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
 		m, err := readMetadataPages(ctx, c, req, o.KeepRaw)
 		if err == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
@@ -88,10 +89,10 @@ func providerSchema() schema.Schema {
 				Optional:    true,
 				Description: "Overrides of the endpoint paths. The API specification shows the full paths of memberships and org metrics only; the payments and groups defaults are an assumption.",
 				Attributes: map[string]schema.Attribute{
-					"memberships": endpointPath("memberships", defaults.Memberships),
-					"payments":    endpointPath("payments", defaults.Payments),
-					"groups":      endpointPath("groups", defaults.Groups),
-					"org_metrics": endpointPath("org_metrics", defaults.OrgMetrics),
+					apispec.EndpointMemberships: endpointPath(apispec.EndpointMemberships, defaults.Memberships),
+					apispec.EndpointPayments:    endpointPath(apispec.EndpointPayments, defaults.Payments),
+					apispec.EndpointGroups:      endpointPath(apispec.EndpointGroups, defaults.Groups),
+					apispec.EndpointOrgMetrics:  endpointPath(apispec.EndpointOrgMetrics, defaults.OrgMetrics),
 				},
 			},
 		},

@@ -60,10 +60,10 @@ const DefaultToken = "sandbox-token"
 
 // Endpoint names, as used by Requests and RequestRecord.Endpoint.
 const (
-	EndpointMemberships = "memberships"
-	EndpointPayments    = "payments"
-	EndpointGroups      = "groups"
-	EndpointOrgMetrics  = "org_metrics"
+	EndpointMemberships = apispec.EndpointMemberships
+	EndpointPayments    = apispec.EndpointPayments
+	EndpointGroups      = apispec.EndpointGroups
+	EndpointOrgMetrics  = apispec.EndpointOrgMetrics
 )
 
 // Paths of the four list endpoints, relative to the server root: the
