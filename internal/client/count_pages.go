@@ -183,49 +183,93 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 	return decodedPage[T]{records: recs, digest: digestOf(body), body: body}, nil
 }
 
-// step takes the pages in order; see countReader for the rules.
+// step takes the pages in order; see countReader for the rules. Each
+// concern reads on its own below, in the order a page meets them: a refused
+// page, a repeated page, what the page teaches of the server's page size,
+// the records kept, and what to fetch next.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
 	if fetchErr != nil {
-		// Only a short page's confirmation may be refused: after a full
-		// page, a refusal cannot be told from a server that stops serving
-		// in the middle of the list.
-		if r.prevShort && refusesPageAfterEnd(fetchErr) {
-			return pagePlan{done: true}, nil
-		}
-		if page > 1 && refusesPageAfterEnd(fetchErr) {
-			return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Err: fetchErr, Reason: fmt.Sprintf(
-				"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
-		}
-		return pagePlan{}, fetchErr
+		return r.refused(page, fetchErr)
 	}
 	n := len(p.records)
 	if n == 0 {
 		return pagePlan{done: true}, nil
 	}
-	if earlier, ok := r.digests[p.digest]; ok {
-		if page == 2 && r.prevShort {
-			return r.notPaginatedOrShifted(p)
-		}
-		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: ErrNotAdvancing}
+	if plan, repeated, err := r.repeated(page, p); repeated {
+		return plan, err
 	}
-	r.digests[p.digest] = page
+	r.learnFrom(page, p)
+	if err := r.keepFresh(page, p); err != nil {
+		return pagePlan{}, err
+	}
+	return r.next(page, n), nil
+}
+
+// refused decides what a failed page means. Only a short page's
+// confirmation may be refused: after a full page, a refusal cannot be told
+// from a server that stops serving in the middle of the list.
+func (r *countReader[T, PT]) refused(page int, err error) (pagePlan, error) {
+	if r.prevShort && refusesPageAfterEnd(err) {
+		return pagePlan{done: true}, nil
+	}
+	if page > 1 && refusesPageAfterEnd(err) {
+		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
+			"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
+	}
+	return pagePlan{}, err
+}
+
+// repeated catches a page identical to an earlier one: a server that is
+// not advancing, or (page 2 after a short page 1) one that does not
+// paginate. repeated is false for a new page.
+func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan, repeated bool, err error) {
+	earlier, ok := r.digests[p.digest]
+	if !ok {
+		r.digests[p.digest] = page
+		return pagePlan{}, false, nil
+	}
+	if page == 2 && r.prevShort {
+		plan, err = r.notPaginatedOrShifted(p)
+		return plan, true, err
+	}
+	return pagePlan{}, true, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: ErrNotAdvancing}
+}
+
+// learnFrom notes what a new page tells of the list and the server: page
+// 1's records (checked again at the end), the longest page, and, after a
+// short page, the server's own page size.
+func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 	if page == 1 {
 		r.firstKeys = pageKeys[T, PT](p)
 	}
-	r.longest = max(r.longest, n)
+	r.longest = max(r.longest, len(p.records))
 	if r.prevShort {
 		r.learnPageSize(page)
 	}
+}
+
+// keepFresh keeps the page's records not read before. In a concurrent pass
+// a record seen twice means the data changed (errDataChanged); a page of
+// nothing new is a server not advancing when the page is full or the page
+// before was stale too.
+func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
+	n := len(p.records)
 	fresh := r.acc.keep(p.records, r.keepRaw)
 	recycleBody(p.body) // the kept records hold copies, not the body
 	if r.concurrent && fresh < n {
 		r.changedAt = page
-		return pagePlan{}, errDataChanged
+		return errDataChanged
 	}
 	if fresh == 0 && (n >= r.pageSize || r.prevStale) {
-		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "every record on this page was already read on earlier pages, as on the page before or on a full page", Err: ErrNotAdvancing}
+		return &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "every record on this page was already read on earlier pages, as on the page before or on a full page", Err: ErrNotAdvancing}
 	}
 	r.prevStale = fresh == 0
+	return nil
+}
+
+// next plans the pages after a page of n records: after a short page only
+// its confirmation, after a full one the slow-start window.
+func (r *countReader[T, PT]) next(page, n int) pagePlan {
 	last := r.c.cfg.MaxPages
 	if n < r.pageSize {
 		// Only the confirmation page. It may go one past the cap: a read
@@ -242,13 +286,13 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		if page == last {
 			last++
 		}
-		return pagePlan{window: 1, last: last}, nil
+		return pagePlan{window: 1, last: last}
 	}
 	r.prevShort = false
 	r.fullPages++
 	window := slowStart(r.fullPages, r.maxInFlight)
 	r.concurrent = r.concurrent || window > 1
-	return pagePlan{window: window, last: last}, nil
+	return pagePlan{window: window, last: last}
 }
 
 // slowStart is how many pages may be in flight after full pages have come
