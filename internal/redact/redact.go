@@ -50,16 +50,20 @@ func Text(s string, limit int, secrets ...Secret) string {
 		live = append(live, sec)
 		longest = max(longest, len(sec.Value))
 	}
+	partial := minPartial
 	if limit > 0 {
 		// Only the start can reach the output: limit runes of up to 4 bytes,
 		// and a secret beginning before the cut in its widest spelling
-		// (\uXXXX, 6 bytes a byte). A secret cut here is caught as partial.
+		// (\uXXXX, 6 bytes a byte). White space collapsed below may bring
+		// text from near the cut into the output, so a secret cut here is
+		// caught from its first byte.
 		if window := 4*limit + 6*longest + 16; len(s) > window {
-			s = s[:window]
+			s, partial = s[:window], 1
 		}
 	}
-	s = printable(s)
-	s = strings.TrimSpace(remove(s, live))
+	// Secrets are matched in the text as the server sent it, before white
+	// space is collapsed: a secret may hold spaces or tabs of its own.
+	s = strings.TrimSpace(printable(remove(s, live, partial)))
 	if limit > 0 {
 		s = cut(s, limit)
 	}
@@ -108,14 +112,15 @@ func cut(s string, limit int) string {
 	return s
 }
 
-// remove replaces each spelling of each secret in s with its label.
-func remove(s string, secrets []Secret) string {
+// remove replaces each spelling of each secret in s with its label; a
+// secret cut off at the end is replaced once partial of its bytes are there.
+func remove(s string, secrets []Secret, partial int) string {
 	if len(secrets) == 0 {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if n, label := matchAt(s[i:], secrets); n > 0 {
+		if n, label := matchAt(s[i:], secrets, partial); n > 0 {
 			b.WriteString(label)
 			i += n
 			continue
@@ -128,12 +133,12 @@ func remove(s string, secrets []Secret) string {
 
 // matchAt returns how many bytes at the start of s spell a secret (the
 // longest match), and its label; 0 if none does.
-func matchAt(s string, secrets []Secret) (int, string) {
+func matchAt(s string, secrets []Secret, partial int) (int, string) {
 	best, label := 0, ""
 	for _, sec := range secrets {
 		used, spelled, ended := spell(s, sec.Value)
 		whole := spelled == len(sec.Value)
-		cutOff := ended && spelled >= min(minPartial, len(sec.Value))
+		cutOff := ended && spelled >= min(partial, len(sec.Value))
 		if (whole || cutOff) && used > best {
 			best, label = used, sec.Label
 		}

@@ -191,3 +191,30 @@ func everyBytePercent(s string) string {
 func lowerHex(s string) string {
 	return regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(s, strings.ToLower)
 }
+
+// A secret holding white space is matched as the server sent it, before
+// white space is collapsed for the message.
+func TestTextRedactsSecretsWithWhiteSpace(t *testing.T) {
+	t.Parallel()
+	secret := "Abcd  efgh\tijkl"
+	got := Text("echo: "+secret+" end", 0, Secret{Value: secret})
+	if got != "echo: [redacted] end" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// White space collapsed in the message can bring text from near the cut
+// into it; a secret the cut split is caught from its first byte there.
+func TestTextRedactsASecretSplitAtTheWindow(t *testing.T) {
+	t.Parallel()
+	const token = "TOKEN-value-123456"
+	limit := 20
+	window := 4*limit + 6*len(token) + 16
+	for keep := 1; keep < 8; keep++ {
+		s := strings.Repeat(" ", window-keep) + token
+		got := Text(s, limit, Secret{Value: token})
+		if strings.Contains(got, token[:keep]) {
+			t.Fatalf("%d bytes of the token before the cut: %q survives", keep, got)
+		}
+	}
+}
