@@ -18,10 +18,19 @@ while IFS= read -r -d '' entry; do
 	fi
 	magic=$(head -c 4 "$path" | od -An -tx1 | tr -d ' \n')
 	case "$magic" in
-	7f454c46 | cffaedfe | cefaedfe | feedfacf | feedface | 4d5a*)
+	7f454c46 | cffaedfe | cefaedfe | feedfacf | feedface)
 		echo "tracked file is a built executable: $path"
 		bad=1
 		continue
+		;;
+	4d5a*)
+		# "MZ" starts Windows executables, and some text: a NUL byte
+		# early on tells the executable.
+		if head -c 512 "$path" | tr -d '\000' | cmp -s - <(head -c 512 "$path"); then :; else
+			echo "tracked file is a built executable: $path"
+			bad=1
+			continue
+		fi
 		;;
 	esac
 	if [ "$mode" = 100755 ] && [ "$(head -c 2 "$path")" != '#!' ]; then

@@ -35,7 +35,8 @@ echo "==> goreleaser check"
 "$goreleaser" check
 
 echo "==> snapshot release of $(go env GOOS)_$(go env GOARCH) from .goreleaser.yml (unsigned)"
-(cd tools/goreleaser && go test ./releasecheck -count=1 >/dev/null && go build -o "$work/releasecheck" ./releasecheck)
+(cd tools/goreleaser && go test ./releasecheck -count=1 >"$work/releasecheck-test.log" 2>&1 || { cat "$work/releasecheck-test.log" >&2; exit 1; }
+  go build -o "$work/releasecheck" ./releasecheck)
 "$work/releasecheck" host-config -in .goreleaser.yml -out "$work/goreleaser.host.yml" -dist "$work/dist"
 "$goreleaser" release --snapshot --clean --skip=sign --config "$work/goreleaser.host.yml" >"$work/goreleaser.log" 2>&1 || {
   cat "$work/goreleaser.log" >&2
@@ -116,6 +117,7 @@ done
 
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 export JOINIT_BASE_URL=$(cat "$work/url") JOINIT_ACCESS_TOKEN=sandbox-token
+unset JOINIT_ORGANIZATION_ID # a user's own would refuse the sandbox's records
 unset TF_PLUGIN_CACHE_DIR TF_CLI_ARGS TF_CLI_ARGS_init TF_CLI_ARGS_plan
 
 echo "==> $tf_version: init from the mirror only"

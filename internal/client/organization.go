@@ -44,16 +44,10 @@ func (e *OrganizationError) Error() string {
 	return b.String()
 }
 
-// quoteServerText quotes an id the server sent for an error message:
-// escaped, so it cannot forge lines of the message, and cut, so a hostile
-// server cannot fill the terminal.
-func quoteServerText(s string) string {
-	const limit = 80
-	if len(s) > limit {
-		return fmt.Sprintf("%q…", s[:limit])
-	}
-	return fmt.Sprintf("%q", s)
-}
+// quoteServerText quotes an id the server sent (already redacted of the
+// token) for an error message: escaped, so it cannot forge lines of the
+// message, and cut, so a hostile server cannot fill the terminal.
+func quoteServerText(s string) string { return fmt.Sprintf("%q", redact.Text(s, 80)) }
 
 // checkOrganization fails when a record names another organization than
 // the configured one. It does nothing when the guard is not set.

@@ -35,3 +35,10 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// ServerText makes a value the server sent fit for a message: the token
+// removed in every spelling, control characters made spaces, and cut to
+// limit characters (0: not cut).
+func (c *Client) ServerText(s string, limit int) string {
+	return redact.Text(s, limit, redact.Secret{Value: c.cfg.Token})
+}

@@ -23,6 +23,12 @@ func TestMain(m *testing.M) {
 		}
 	}
 	useOpenTofuRegistryHost()
+	// The provider's environment variables of whoever runs the tests would
+	// reach every test that leaves the setting out (an organization_id would
+	// refuse the sandbox's records); tests that need one set their own.
+	for _, env := range []string{envAccessToken, envBaseURL, envOrganization} {
+		os.Unsetenv(env)
+	}
 	// An empty CLI configuration keeps the machine's own out of the tests.
 	var cliConfig string
 	if os.Getenv("TF_CLI_CONFIG_FILE") == "" {

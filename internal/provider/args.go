@@ -92,7 +92,10 @@ func intArg[S any](sp intSpec, field func(*S) **int64) attr {
 func (a arguments) int64Value(sp intSpec) (*int64, error) {
 	v, ok, err := a.set(sp.name)
 	if err != nil || !ok {
-		return sp.def, err
+		if sp.def == nil {
+			return nil, err
+		}
+		return ptr(*sp.def), err // each state its own: the declaration's is shared
 	}
 	var f big.Float
 	if err := v.As(&f); err != nil {

@@ -113,7 +113,7 @@ func (d *dataSourceDef) readState(ctx context.Context, c *client.Client, raw tft
 var errNotConfigured = errors.New("the provider is not configured: its configuration has values that are not known until apply " +
 	"(for example an access_token taken from a resource that does not exist yet), so no data can be read during this plan. " +
 	"Apply the resource that provides the value first (terraform apply -target=...), or set the value statically or through " +
-	envAccessToken + " and " + envBaseURL)
+	envAccessToken + ", " + envBaseURL + " and " + envOrganization)
 
 // errorSummary titles a failed read for its diagnostic.
 func (d *dataSourceDef) errorSummary() string {

@@ -163,7 +163,7 @@ func statusName(code *int64) *string {
 }
 
 func readMemberships(ctx context.Context, c *client.Client, s *membershipsState) (err error) {
-	types, names := typeFilters(s)
+	types, names := typeFilters(s, func(v string) string { return c.ServerText(v, serverTextLimit) })
 	if !*s.IncludeRecords {
 		return s.readLean(ctx, c, types, names)
 	}

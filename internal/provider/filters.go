@@ -36,14 +36,46 @@ func membershipNamesArg() attr {
 }
 
 // typeFilters are the two filters of a memberships state.
-func typeFilters(s *membershipsState) (types, names stringFilter) {
-	return newStringFilter(argMembershipTypes, "membership_type", s.types), newStringFilter(argMembershipNames, "membership_name", s.names)
+func typeFilters(s *membershipsState, clean func(string) string) (types, names stringFilter) {
+	scope := readScope{status: s.Status, clean: clean}
+	types = newStringFilter(argMembershipTypes, "membership_type", s.types)
+	names = newStringFilter(argMembershipNames, "membership_name", s.names)
+	types.scope, names.scope = scope, scope
+	return types, names
+}
+
+// readScope is what a filter's warnings say of the read: its status
+// filter, and how to quote values the server sent (redacted of the token
+// and cut, as all server text in a message is).
+type readScope struct {
+	status *int64
+	clean  func(string) string // nil keeps values as they are
+}
+
+// of says which memberships were read: " (status = 100)", or "".
+func (r readScope) of() string {
+	if r.status == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (status = %d)", *r.status)
+}
+
+func (r readScope) cleaned(values []string) []string {
+	if r.clean == nil {
+		return values
+	}
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = r.clean(v)
+	}
+	return out
 }
 
 // stringFilter is a set argument as configured; unset keeps everything.
 type stringFilter struct {
 	attr  string // the argument's name, for its warnings
 	field string // the record attribute it compares, for its warnings
+	scope readScope
 	stringsValue
 	in map[string]bool
 }
@@ -120,22 +152,22 @@ func (f stringFilter) unmatched(seen map[string]bool, read int, present func() [
 			continue
 		}
 		if values == nil {
-			values = present()
+			values = f.scope.cleaned(present())
 		}
 		warns = append(warns, readWarning{attr: f.attr,
 			summary: fmt.Sprintf("%s value %q matches no membership", f.attr, *v),
-			detail:  noMatchDetail(*v, f.field, values, read)})
+			detail:  noMatchDetail(*v, f.field, values, read, f.scope.of())})
 	}
 	return warns
 }
 
 // noMatchDetail explains a filter value that matched nothing, with what it
 // may have meant.
-func noMatchDetail(v, field string, present []string, read int) string {
+func noMatchDetail(v, field string, present []string, read int, of string) string {
 	if read == 0 {
-		return fmt.Sprintf("The read returned no memberships, so no record has %s %q and this value keeps none.", field, v)
+		return fmt.Sprintf("The read%s returned no memberships, so no record has %s %q and this value keeps none.", of, field, v)
 	}
-	detail := fmt.Sprintf("None of the %d memberships read has %s %q, so this value keeps none (values are compared exactly, case included).", read, field, v)
+	detail := fmt.Sprintf("None of the %d memberships read%s has %s %q, so this value keeps none (values are compared exactly, case included).", read, of, field, v)
 	if hint := didYouMean(v, present); hint != "" {
 		return detail + hint
 	}

@@ -2,9 +2,10 @@ package provider
 
 import (
 	"errors"
+	"strings"
+	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
@@ -66,5 +67,35 @@ func TestOptionalStrings(t *testing.T) {
 		if _, err := args.stringsValue(name); !errors.As(err, &bad) || bad.attr != name {
 			t.Errorf("%s: error %v, want an argError", name, err)
 		}
+	}
+}
+
+// Each filter value is looked for on its own, whatever the other filter
+// keeps: a value some record has never warns, even when the two filters
+// together keep none; null values are not offered as what was meant.
+func TestFilterWarningsWithBothFilters(t *testing.T) {
+	t.Parallel()
+	s := func(v string) *string { return &v }
+	m := func(id string, typ, name *string) client.Membership {
+		return client.Membership{ID: &id, MembershipType: typ, MembershipName: name}
+	}
+	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), nil), m("3", nil, s("Silver"))}
+	typeOf := func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName }
+	types := newStringFilter("membership_types", "membership_type", stringsValue{values: ptrs("t2", "T1"), set: true})
+	names := newStringFilter("membership_names", "membership_name", stringsValue{values: ptrs("Silver", "gold"), set: true})
+	got, warns := filterByType(recs, types, names, typeOf)
+	if len(got) != 0 {
+		t.Fatalf("kept %d records; t2 has no name and Silver no type, so none", len(got))
+	}
+	var said []string
+	for _, w := range warns {
+		said = append(said, w.attr+": "+w.summary+" / "+w.detail)
+	}
+	want := []string{
+		`membership_types: membership_types value "T1" matches no membership / None of the 3 memberships read has membership_type "T1", so this value keeps none (values are compared exactly, case included). Did you mean "t1"?`,
+		`membership_names: membership_names value "gold" matches no membership / None of the 3 memberships read has membership_name "gold", so this value keeps none (values are compared exactly, case included). Did you mean "Gold"?`,
+	}
+	if !equalStrings(said, want) {
+		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(said, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -28,6 +28,9 @@ func TestAccCtrlCStopsRead(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		t.Skip("no terraform: set TF_ACC_TERRAFORM_PATH or put terraform on PATH")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	cliConfig := filepath.Join(dir, "dev.tfrc")

@@ -88,7 +88,10 @@ func (r stoppableRead) stopInFlight(t *testing.T) *tfprotov6.ReadDataSourceRespo
 		}
 		done <- resp
 	}()
-	for sb.Requests(sandbox.EndpointMemberships) == 0 {
+	for deadline := time.Now().Add(10 * time.Second); sb.Requests(sandbox.EndpointMemberships) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the read sent no request within 10 s")
+		}
 		time.Sleep(5 * time.Millisecond) // until the read is waiting on the API
 	}
 	r.stop()

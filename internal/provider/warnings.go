@@ -7,6 +7,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
+// serverTextLimit is how many characters of one value the server sent a
+// warning quotes.
+const serverTextLimit = 80
+
 // readWarning is something a read found that the user should know of,
 // though the read succeeded: a filter value that matched no record.
 // Both read paths report a state's warnings the same way, on the argument

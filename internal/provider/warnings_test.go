@@ -153,3 +153,32 @@ func TestUnknownStatusWarns(t *testing.T) {
 		}
 	}
 }
+
+// The values a warning quotes came from the server: the token is redacted
+// from them, and each is cut; the status filter is named.
+func TestFilterWarningQuotesServerTextRedacted(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 200)
+	url := fixtureAPI(t, []string{
+		`{"_id":"m-1","status":100,"membership_name":"Gold ` + sandbox.DefaultToken + `"}`,
+		`{"_id":"m-2","status":100,"membership_name":"` + long + `"}`,
+	}, nil, nil, nil)
+	fast, framework := readOnBothPaths(t, url, map[string]tftypes.Value{
+		"membership_names": stringSet("Platinum"), "status": tftypes.NewValue(tftypes.Number, 100),
+	})
+	for path, resp := range map[string]*tfprotov6.ReadDataSourceResponse{"fast": fast, "framework": framework} {
+		if len(resp.Diagnostics) != 1 {
+			t.Fatalf("%s path: %v, want one warning", path, resp.Diagnostics)
+		}
+		d := resp.Diagnostics[0].Detail
+		if strings.Contains(d, sandbox.DefaultToken) || !strings.Contains(d, `"Gold [redacted]"`) {
+			t.Errorf("%s path: the token is not redacted from %q", path, d)
+		}
+		if strings.Contains(d, long) || !strings.Contains(d, strings.Repeat("x", 80)+"…") {
+			t.Errorf("%s path: a long value is not cut in %q", path, d)
+		}
+		if !strings.Contains(d, "None of the 2 memberships read (status = 100) has membership_name") {
+			t.Errorf("%s path: the detail does not name the status filter: %q", path, d)
+		}
+	}
+}
