@@ -2,10 +2,18 @@ package provider
 
 import (
 	"context"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -145,4 +153,95 @@ func TestLeanAndChosenReadsDecodeOnlyWhatTheyReturn(t *testing.T) {
 	if err := read(map[string]tftypes.Value{"fields": strs("membership_name", "email", "id")}); err != nil {
 		t.Errorf("fields read: %v", err)
 	}
+}
+
+func listOf(values []any) knownvalue.Check {
+	checks := make([]knownvalue.Check, len(values))
+	for i, v := range values {
+		checks[i] = orNull(v)
+	}
+	return knownvalue.ListExact(checks)
+}
+
+func orNull(v any) knownvalue.Check {
+	if s, ok := v.(string); ok {
+		return knownvalue.StringExact(s)
+	}
+	return knownvalue.Null()
+}
+
+// Bad fields are refused at validation, naming what is valid.
+func TestAccFields_invalid(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 13, Memberships: 1})
+	step := func(config, want string) resource.TestStep {
+		return resource.TestStep{Config: providerBlock(url) + config, ExpectError: regexp.MustCompile(want)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{
+			step(`data "joinit_memberships" "x" { fields = ["email", "phone"] }`,
+				`(?s)Invalid fields.*"phone" is not an attribute of a\s+membership.*Valid\s+names:.*id,.*email,.*membership_name,.*status_name,.*profile,.*custom_answers,.*raw_json\.`),
+			step(`data "joinit_memberships" "x" { fields = ["emial"] }`, `(?s)"emial" is not an attribute of a\s+membership\.\s+Did\s+you\s+mean\s+"email"\?`),
+			step(`data "joinit_payments" "x" { fields = ["total", "email"] }`, `(?s)"email" is not an attribute of a\s+payment.*Valid\s+names:.*membership_ids,.*currency,.*total`),
+			step(`data "joinit_memberships" "x" { fields = ["email", "email"] }`, `(?s)Duplicate List Value.*duplicate values of: "email"`),
+			step(`data "joinit_memberships" "x" { fields = [] }`, `(?s)fields.*at least 1`),
+			step(`data "joinit_memberships" "x" {
+  fields          = ["email"]
+  include_records = false
+}`, `(?s)Invalid fields.*include_records = false reads\s+none`),
+		},
+	})
+}
+
+// fields unknown at plan (from a resource not yet created): Terraform reads
+// at apply, once the value is known, and records has the chosen attributes.
+func TestAccFields_unknownAtPlan(t *testing.T) {
+	sb, url := startSandbox(t, sandbox.Options{Seed: 14, Memberships: 12})
+	first := wantMembership(t, sb.MembershipsJSON(nil)[0], false)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "terraform_data" "fields" {
+  input = ["status_name", "id"]
+}
+data "joinit_memberships" "m" {
+  fields = terraform_data.fields.output
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("data.joinit_memberships.m", tfjsonpath.New("records")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records"), knownvalue.ListSizeExact(12)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"id": knownvalue.StringExact(first["id"].(string)), "status_name": knownvalue.StringExact(first["status_name"].(string)),
+				})),
+			},
+		}},
+	})
+}
+
+// fields unknown at plan next to include_records = false is not refused at
+// validation: it may turn out null, and then the lean read is valid.
+func TestAccFields_unknownAtPlanWithLeanRead(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 15, Memberships: 12})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+resource "terraform_data" "fields" {
+  input = { v = null }
+}
+data "joinit_memberships" "m" {
+  include_records = false
+  fields          = terraform_data.fields.output.v
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("ids"), knownvalue.ListSizeExact(12)),
+				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records"), knownvalue.Null()),
+			},
+		}},
+	})
 }

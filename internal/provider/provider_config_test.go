@@ -9,10 +9,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"net"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
-
-// Tests that set environment variables cannot run in parallel.
 
 func TestAccProvider_configFromEnvironment(t *testing.T) {
 	_, url := startSandbox(t, sandbox.Options{Seed: 21, Memberships: 3})
@@ -193,4 +193,177 @@ data "joinit_memberships" "m" {}
 			ExpectError: regexp.MustCompile(`(?s)not\s+known\s+until\s+apply`),
 		}},
 	})
+}
+
+// guardedConfig reads every data source, the lean and fields reads too,
+// under the organization guard.
+func guardedConfig(url, org string) string {
+	return `
+provider "joinit" {
+  base_url        = "` + url + `"
+  access_token    = "` + sandbox.DefaultToken + `"
+  organization_id = "` + org + `"
+}
+data "joinit_memberships" "lean" {
+  status          = 100
+  include_records = false
+}
+data "joinit_memberships" "fields" {
+  fields = ["email"]
+}
+data "joinit_payments" "all" {}
+data "joinit_groups" "all" {}
+data "joinit_org_metrics" "all" {}
+`
+}
+
+func TestAccProvider_organizationGuardPasses(t *testing.T) {
+	t.Parallel()
+	s, url := startSandbox(t, sandbox.Options{Seed: 41, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: guardedConfig(url, s.OrganizationID()),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_memberships.fields", tfjsonpath.New("ids"), knownvalue.ListSizeExact(20)),
+				statecheck.ExpectKnownValue("data.joinit_groups.all", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3)),
+			},
+		}},
+	})
+}
+
+func TestAccProvider_organizationGuardStopsAnotherOrganization(t *testing.T) {
+	t.Parallel()
+	s, url := startSandbox(t, sandbox.Options{Seed: 42, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
+	actual := regexp.QuoteMeta(s.OrganizationID())
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      guardedConfig(url, "org-production"),
+			ExpectError: regexp.MustCompile(`(?s)belongs to organization\s+"` + actual + `",\s+not to\s+"org-production".*may\s+belong\s+to\s+another\s+organization`),
+		}},
+	})
+}
+
+// Not parallel: it sets the environment.
+func TestAccProvider_organizationFromEnvironment(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 43, Memberships: 4})
+	t.Setenv(envOrganization, "org-from-env")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
+			ExpectError: regexp.MustCompile(`(?s)not to\s+"org-from-env"`),
+		}},
+	})
+}
+
+// A base_url where nothing listens: the diagnostic says how many attempts
+// were made over how long, the last error, and which setting to check.
+func TestAccProvider_nothingListensAtBaseURL(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url     = "` + url + `"
+  access_token = "` + sandbox.DefaultToken + `"
+  max_retries  = 1
+}
+data "joinit_groups" "g" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)groups\s+page\s+1:\s+the\s+request\s+failed\s+after\s+2\s+attempts\s+over\s+\S+;\s+the\s+last\s+error:.*connection\s+refused.*check\s+base_url\s+\(or\s+JOINIT_BASE_URL\),\s+now\s+` + regexp.QuoteMeta(url)),
+		}},
+	})
+}
+
+// A 404 shows the URL asked for and names the endpoint_paths attribute.
+func TestAccProvider_notFoundNamesEndpointPath(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 27, Payments: 3})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "joinit" {
+  base_url       = "` + url + `"
+  access_token   = "` + sandbox.DefaultToken + `"
+  endpoint_paths = { payments = "/api/v1/wrong/payments" }
+}
+data "joinit_payments" "p" {}
+`,
+			ExpectError: regexp.MustCompile(`(?s)HTTP\s+404\s+for\s+` + regexp.QuoteMeta(url) + `/api/v1/wrong/payments\?count=\d+&page=1.*endpoint_paths\.payments`),
+		}},
+	})
+}
+
+// Twenty data sources of one provider, as a for_each or count makes them,
+// read at once against a server that allows twenty requests a second: they
+// share the provider's one send window and rate limit, and every one comes
+// back whole; none fails with its retries used up. Status and page size
+// vary, so that no two of them share a fetch.
+func TestAccMemberships_twentyDataSourcesUnderOneRateLimit(t *testing.T) {
+	sb, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 30, Faults: sandbox.Faults{RateLimit: 20}})
+	statuses := []int{50, 75, 100, 300, 350}
+	sizes := []int{20, 21, 22, 23}
+	// Each data source's ids and records, counted, against the sandbox's
+	// count of that status. (count, not for_each: the testing framework's
+	// state shim refuses for_each's string keys; Terraform reads both alike.)
+	var want []knownvalue.Check
+	for _, st := range statuses {
+		n := len(sb.MembershipsJSON(&st))
+		if n == 0 {
+			t.Fatalf("the sandbox has no memberships of status %d: the test would prove nothing for it", st)
+		}
+		for range sizes {
+			want = append(want, knownvalue.Int64Exact(int64(n)))
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			// max_retries = 2: each data source is refused now and then;
+			// the refusals must not use up its retries while the others
+			// get through. (The client's TestTwentyReadsShareOneRateLimit
+			// and TestRateLimitRetriesNotChargedWhileOthersProgress hold
+			// the send window and the retry rule themselves.)
+			Config: `
+provider "joinit" {
+  base_url     = "` + url + `"
+  access_token = "` + sandbox.DefaultToken + `"
+  max_retries  = 2
+}
+locals {
+  reads = setproduct([50, 75, 100, 300, 350], [20, 21, 22, 23])
+}
+data "joinit_memberships" "m" {
+  count     = length(local.reads)
+  status    = local.reads[count.index][0]
+  page_size = local.reads[count.index][1]
+}
+output "ids" {
+  value = [for d in data.joinit_memberships.m : length(d.ids)]
+}
+output "records" {
+  value = [for d in data.joinit_memberships.m : length(d.memberships)]
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("ids", knownvalue.ListExact(want)),
+				statecheck.ExpectKnownOutputValue("records", knownvalue.ListExact(want)),
+			},
+		}},
+	})
+	limited := 0
+	for _, r := range sb.RequestLog() {
+		if r.Status == 429 {
+			limited++
+		}
+	}
+	t.Logf("%d requests, %d answered 429", sb.Requests(""), limited)
 }

@@ -2,14 +2,70 @@ package provider
 
 import (
 	"context"
-	"fmt"
+	"regexp"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
+
+// withResultLimit serves the provider with a small result ceiling, through
+// the provider's own server or the framework's alone.
+func withResultLimit(limit int64, frameworkOnly bool) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"joinit": func() (tfprotov6.ProviderServer, error) {
+			if frameworkOnly {
+				p := newProvider("test")
+				p.resultLimit = limit
+				return providerserver.NewProtocol6WithError(p)()
+			}
+			s := NewServer(context.Background(), "test")().(*server) //nolint:forcetypeassert // NewServer builds a *server
+			s.provider.resultLimit = limit
+			return s, nil
+		},
+	}
+}
+
+// A result over the ceiling fails before it is sent, with its size, the
+// limit and what to read instead, on both read paths; the lean read of the
+// same memberships fits.
+func TestAccResultCeiling(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 82, Memberships: 300})
+	for _, frameworkOnly := range []bool{false, true} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: withResultLimit(64<<10, frameworkOnly),
+			Steps: []resource.TestStep{
+				{
+					Config: providerBlock(url) + `
+data "joinit_memberships" "all" {}
+`,
+					ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*the result is [0-9.]+ MB \(\d+ bytes\) when encoded, over the 0.1 MB\s+\(65536\s+bytes\).*include_records = false`),
+				},
+				{
+					Config: providerBlock(url) + `
+data "joinit_memberships" "all" {
+  include_records = false
+}
+`,
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(300)),
+					},
+				},
+			},
+		})
+	}
+}
 
 // BenchmarkResultSizePerRecord measures the encoded state per record of
 // each data source and read mode on the sandbox's data, and how many

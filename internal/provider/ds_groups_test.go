@@ -1,0 +1,43 @@
+package provider
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+func TestAccGroups_severalPagesWithRawJSON(t *testing.T) {
+	sb, url := startSandbox(t, sandbox.Options{Seed: 11, Groups: 130})
+	var first struct {
+		ID   string `json:"_id"`
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(sb.GroupsJSON()[0], &first); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(url) + `
+data "joinit_groups" "all" {
+  page_size = 50
+}
+output "first_extra" {
+  value = jsondecode(data.joinit_groups.all.groups[0].raw_json).x_sandbox_extra.note
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.joinit_groups.all", tfjsonpath.New("groups"), knownvalue.ListSizeExact(130)),
+				statecheck.ExpectKnownValue("data.joinit_groups.all", tfjsonpath.New("groups").AtSliceIndex(0).AtMapKey("id"), knownvalue.StringExact(first.ID)),
+				statecheck.ExpectKnownValue("data.joinit_groups.all", tfjsonpath.New("groups").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(first.Name)),
+				statecheck.ExpectKnownOutputValue("first_extra", knownvalue.StringExact("unknown field")),
+			},
+		}},
+	})
+}

@@ -1,0 +1,249 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"encoding/json"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// TestMain points terraform-plugin-testing at the terraform on PATH, so an
+// acceptance test never downloads Terraform.
+func TestMain(m *testing.M) {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		if p, err := exec.LookPath("terraform"); err == nil {
+			os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+		}
+	}
+	useOpenTofuRegistryHost()
+	// The provider's environment variables of whoever runs the tests would
+	// reach every test that leaves the setting out (an organization_id would
+	// refuse the sandbox's records); tests that need one set their own.
+	for _, env := range []string{envAccessToken, envBaseURL, envOrganization} {
+		os.Unsetenv(env)
+	}
+	// An empty CLI configuration keeps the machine's own out of the tests.
+	var cliConfig string
+	if os.Getenv("TF_CLI_CONFIG_FILE") == "" {
+		if f, err := os.CreateTemp("", "joinit-test-*.tfrc"); err == nil {
+			f.Close()
+			cliConfig = f.Name()
+			os.Setenv("TF_CLI_CONFIG_FILE", cliConfig)
+		}
+	}
+	code := m.Run()
+	removeBuiltProvider()
+	if cliConfig != "" {
+		os.Remove(cliConfig)
+	}
+	os.Exit(code)
+}
+
+// useOpenTofuRegistryHost: OpenTofu resolves the tests' provider "joinit"
+// to registry.opentofu.org, so the in-process provider must be attached
+// under that host (TF_ACC_PROVIDER_HOST) for OpenTofu to find it.
+func useOpenTofuRegistryHost() {
+	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if os.Getenv("TF_ACC") == "" || bin == "" || os.Getenv("TF_ACC_PROVIDER_HOST") != "" {
+		return
+	}
+	if out, err := exec.Command(bin, "version").Output(); err == nil && strings.HasPrefix(string(out), "OpenTofu") {
+		os.Setenv("TF_ACC_PROVIDER_HOST", "registry.opentofu.org")
+	}
+}
+
+// providerFactories serve the provider in process, through the same
+// server as the released binary.
+var providerFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"joinit": func() (tfprotov6.ProviderServer, error) { return NewServer(context.Background(), "test")(), nil },
+}
+
+// startSandbox runs a sandbox for one test.
+func startSandbox(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+	t.Helper()
+	s := sandbox.New(opts)
+	url := s.Start()
+	t.Cleanup(s.Close)
+	return s, url + opts.PathPrefix
+}
+
+// providerBlock configures the provider for a sandbox.
+func providerBlock(url string) string {
+	return fmt.Sprintf(`
+provider "joinit" {
+  base_url     = %q
+  access_token = %q
+}
+`, url, sandbox.DefaultToken)
+}
+
+// emptyConfig is a data source configuration with every argument null.
+func emptyConfig(def *dataSourceDef) tftypes.Value {
+	vals := map[string]tftypes.Value{}
+	for name, typ := range def.stateType.AttributeTypes {
+		vals[name] = tftypes.NewValue(typ, nil)
+	}
+	return tftypes.NewValue(def.stateType, vals)
+}
+
+// Each call of a test factory must be a provider of its own: acceptance
+// tests run in parallel, and a provider shared by two of them would read
+// from whichever API was configured last. Two providers of one factory are
+// configured for two APIs serving different records, then the first
+// reads: it must see its own API's records.
+func TestEachFactoryCallIsAProviderOfItsOwn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for name, factories := range map[string]map[string]func() (tfprotov6.ProviderServer, error){
+		"fast path": providerFactories, "framework": frameworkFactories,
+	} {
+		first, second := mustServe(t, factories), mustServe(t, factories)
+		sbA, urlA := startSandbox(t, sandbox.Options{Seed: 101, Memberships: 3})
+		_, urlB := startSandbox(t, sandbox.Options{Seed: 202, Memberships: 5})
+		configureFor(t, first, urlA)
+		configureFor(t, second, urlB)
+		resp, err := first.ReadDataSource(ctx, readRequest(t, membershipsDef, false))
+		if err != nil || resp.State == nil {
+			t.Fatalf("%s: read: %v %v", name, err, resp.Diagnostics)
+		}
+		if got, want := stateIDs(t, resp.State), sandboxIDs(t, sbA); !slices.Equal(got, want) {
+			t.Errorf("%s: the first provider read %v, want its own API's %v: providers share a client", name, got, want)
+		}
+	}
+}
+
+func mustServe(t *testing.T, factories map[string]func() (tfprotov6.ProviderServer, error)) tfprotov6.ProviderServer {
+	t.Helper()
+	s, err := factories["joinit"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func configureFor(t *testing.T, s tfprotov6.ProviderServer, url string) {
+	t.Helper()
+	ctx := context.Background()
+	// The framework serves a data source only after GetProviderSchema.
+	if _, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+		"base_url":     tftypes.NewValue(tftypes.String, url),
+		"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
+	})})
+	if err != nil || len(conf.Diagnostics) > 0 {
+		t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+	}
+}
+
+// stateIDs are the ids of a joinit_memberships state.
+func stateIDs(t *testing.T, state *tfprotov6.DynamicValue) []string {
+	t.Helper()
+	v, err := state.Unmarshal(membershipsDef.stateType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	var ids []tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	if err := attrs["ids"].As(&ids); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if err := id.As(&out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// sandboxIDs are the ids of a sandbox's memberships, in order.
+func sandboxIDs(t *testing.T, s *sandbox.Server) []string {
+	t.Helper()
+	var out []string
+	for _, raw := range s.MembershipsJSON(nil) {
+		var rec struct {
+			ID string `json:"_id"`
+		}
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rec.ID)
+	}
+	return out
+}
+
+// runCounting applies config against a fresh sandbox of 23 memberships and
+// returns how many memberships requests reached it. The configurations ask
+// for 5 a page: several pages, few records, so the test is quick.
+func runCounting(t *testing.T, config string, checks ...statecheck.StateCheck) int {
+	t.Helper()
+	sb, url := startSandbox(t, sandbox.Options{Seed: 41, Memberships: 23})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			// One request at a time: no speculative pages, so counts are exact.
+			Config: fmt.Sprintf(`
+provider "joinit" {
+  base_url                = %q
+  access_token            = %q
+  max_concurrent_requests = 1
+}
+`, url, sandbox.DefaultToken) + config,
+			ConfigStateChecks: checks,
+		}},
+	})
+	return sb.Requests("memberships")
+}
+
+// Two data sources asking the same question in one run cost what one does:
+// the client's in-run cache fetches the pages once.
+func TestAccCache_identicalDataSourcesFetchOnce(t *testing.T) {
+	t.Parallel()
+	one := runCounting(t, `
+data "joinit_memberships" "a" {
+  page_size = 5
+}
+`)
+	two := runCounting(t, `
+data "joinit_memberships" "a" {
+  page_size = 5
+}
+data "joinit_memberships" "b" {
+  page_size = 5
+}
+`, statecheck.ExpectKnownValue("data.joinit_memberships.b", tfjsonpath.New("ids"), knownvalue.ListSizeExact(23)))
+	if two != one {
+		t.Errorf("two identical data sources made %d memberships requests, one made %d: the second should be served from the cache", two, one)
+	}
+	different := runCounting(t, `
+data "joinit_memberships" "a" {
+  page_size = 5
+}
+data "joinit_memberships" "b" {
+  page_size = 4
+}
+`)
+	// 23 records at 4 a page are 6 pages, each fetched at least once.
+	if different-one < 6 {
+		t.Errorf("a different page size made %d requests in all, one query %d: its 6 pages must be fetched on their own", different, one)
+	}
+}
