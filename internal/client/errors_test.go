@@ -1,0 +1,71 @@
+package client
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// closedAddress is a loopback address where nothing listens.
+func closedAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// A 404 shows the URL that was asked for and names the endpoint's
+// endpoint_paths attribute.
+func TestNotFoundShowsURLAndEndpointPath(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Payments: 3})
+	c := newClient(t, Config{BaseURL: base, Paths: Paths{Payments: "/api/v1/no-such-payments"}})
+	_, err := c.Payments(context.Background(), ListOptions{PageSize: 10})
+	requireAPIError(t, err, http.StatusNotFound)
+	for _, want := range []string{
+		"HTTP 404 for " + base + "/api/v1/no-such-payments?count=10&page=1",
+		"check base_url (or JOINIT_BASE_URL) and endpoint_paths.payments",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+}
+
+// Retries used up on a server error say over how long, too.
+func TestRetriesUsedUpSayOverHowLong(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Groups: 3, Faults: sandbox.Faults{ServerErrors: 5, ServerErrorStatus: http.StatusBadGateway}})
+	c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	ae := requireAPIError(t, err, http.StatusBadGateway)
+	if ae.Elapsed <= 0 || !regexp.MustCompile(`HTTP 502 after 3 attempts over \d+(\.\d+)?m?s: the server failed, and retries were used up`).MatchString(err.Error()) {
+		t.Fatalf("message %q (elapsed %v)", err, ae.Elapsed)
+	}
+}
+
+// The attempt's time limit does not count time spent waiting for a place
+// in the send window: a request queued behind slow ones is not timed out.
+func TestQueuedRequestIsNotTimedOut(t *testing.T) {
+	t.Parallel()
+	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: 300 * time.Millisecond}})
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1, Timeout: 500 * time.Millisecond, MaxRetries: NoRetries})
+	errs := make(chan error, 2)
+	go func() { _, err := c.Memberships(context.Background(), MembershipQuery{}); errs <- err }()
+	go func() { _, err := c.Payments(context.Background(), ListOptions{}); errs <- err }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
