@@ -24,7 +24,7 @@ type decodedPage[T any] struct {
 var errDataChanged = errors.New("the data changed during the read")
 
 // readCountPages reads a count-style endpoint (page, count; JSON array
-// answers) to its confirmed end; see countReader for the rules. A read that
+// answers) to its confirmed end (DESIGN.md, "Paging rules"). A read that
 // sees the data change is read again from page 1, one page at a time, which
 // loses nothing to insertions.
 func readCountPages[T any, PT interface {
@@ -57,26 +57,11 @@ func readCountPages[T any, PT interface {
 	return r.acc.out, nil
 }
 
-// countReader holds one pass over a count-style endpoint. Its rules:
-//
-//   - The read ends on an empty page. A short page (fewer records than the
-//     server serves per page) is confirmed by reading the next page: if that
-//     one is empty, or refused with 400, 404 or 416 (servers that treat a
-//     page past the end as an error), the short page was the last. If it has
-//     records, the server serves fewer records per page than were asked
-//     for; the read goes on until an empty page, and says so once at WARN.
-//     After a short page 1, the rest is asked for in pages of its size. A
-//     refusal after a full page is an error: it may be a server stopping in
-//     the middle of the list.
-//   - Slow start: page 1 is fetched alone, then the full window (see
-//     slowStart); after a short page only its confirmation page is fetched.
-//   - A concurrent pass that sees a record twice, or whose page 1 holds
-//     other records at the end than at the start, fails with errDataChanged.
-//   - Every page is checked for a server that is not advancing: a page
-//     identical to an earlier one, a full page of records already read, or
-//     two pages in a row of records already read. One exception: a short
-//     page 1 repeated as page 2 may be an endpoint that does not paginate
-//     (see notPaginatedOrShifted).
+// countReader holds one pass over a count-style endpoint. Its rules are
+// stated once, in DESIGN.md ("Paging rules"); here each is a method of
+// step: refused (the end, or a refusal), repeated and keepFresh (not
+// advancing, data changed), learnFrom (a server's own page size), next
+// (the confirmation page and the slow start).
 type countReader[T any, PT interface {
 	*T
 	record
@@ -183,7 +168,7 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 	return decodedPage[T]{records: recs, digest: digestOf(body), body: body}, nil
 }
 
-// step takes the pages in order; see countReader for the rules. Each
+// step takes the pages in order. Each
 // concern reads on its own below, in the order a page meets them: a refused
 // page, a repeated page, what the page teaches of the server's page size,
 // the records kept, and what to fetch next.
