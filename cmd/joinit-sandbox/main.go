@@ -108,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		p := sandbox.DefaultPaths()
-		fmt.Fprintf(fs.Output(), usageText, p.Memberships, p.Payments, p.Groups, p.OrgMetrics)
+		fmt.Fprintf(fs.Output(), usageText, p[sandbox.EndpointMemberships], p[sandbox.EndpointPayments], p[sandbox.EndpointGroups], p[sandbox.EndpointOrgMetrics])
 		writeSeededData(fs.Output(), defaultSeed, defaultGroups)
 		fmt.Fprintf(fs.Output(), "Usage: joinit-sandbox [flags]\n\nFlags:\n")
 		fs.PrintDefaults()

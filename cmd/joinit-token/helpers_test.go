@@ -149,7 +149,7 @@ func browseErr(authorizeURL string) (browsed, error) {
 // apiStatus is the sandbox memberships endpoint's answer to a token.
 func apiStatus(t *testing.T, base, token string) int {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, base+sandbox.DefaultPaths().Memberships, nil)
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, base+sandbox.DefaultPaths()[sandbox.EndpointMemberships], nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -3,47 +3,8 @@
 // nothing of this project.
 package apispec
 
-// Paths are the four list endpoints' paths, relative to the base URL.
-type Paths struct {
-	Memberships string
-	Payments    string
-	Groups      string
-	OrgMetrics  string
-}
-
-// DefaultPaths returns the paths of the real API. The specification shows
-// the full path of memberships and org metrics only; payments and groups
-// follow the same /api/v1/organizations/me/ shape by assumption, which is
-// why every path can be overridden.
-func DefaultPaths() Paths {
-	return Paths{
-		Memberships: "/api/v1/organizations/me/memberships",
-		Payments:    "/api/v1/organizations/me/payments",
-		Groups:      "/api/v1/organizations/me/groups",
-		OrgMetrics:  "/api/v1/organizations/me/org_metrics",
-	}
-}
-
-// WithDefaults fills the empty paths from DefaultPaths.
-func (p Paths) WithDefaults() Paths {
-	d := DefaultPaths()
-	return Paths{
-		Memberships: orDefault(p.Memberships, d.Memberships),
-		Payments:    orDefault(p.Payments, d.Payments),
-		Groups:      orDefault(p.Groups, d.Groups),
-		OrgMetrics:  orDefault(p.OrgMetrics, d.OrgMetrics),
-	}
-}
-
-func orDefault(path, def string) string {
-	if path == "" {
-		return def
-	}
-	return path
-}
-
 // The list endpoints' names: what errors, logs and request counts call
-// them, and the keys of the provider's endpoint_paths.
+// them, and the keys of Paths and of the provider's endpoint_paths.
 const (
 	EndpointMemberships = "memberships"
 	EndpointPayments    = "payments"
@@ -51,10 +12,46 @@ const (
 	EndpointOrgMetrics  = "org_metrics"
 )
 
-// ByName returns the paths keyed by endpoint name.
-func (p Paths) ByName() map[string]string {
-	return map[string]string{
-		EndpointMemberships: p.Memberships, EndpointPayments: p.Payments,
-		EndpointGroups: p.Groups, EndpointOrgMetrics: p.OrgMetrics,
+// Endpoint is one list endpoint of the API.
+type Endpoint struct {
+	Name string
+	// DefaultPath is its path relative to the base URL.
+	DefaultPath string
+	// Shown is true when the specification shows the full path; the
+	// others follow the /api/v1/organizations/me/ shape by assumption,
+	// which is why every path can be overridden.
+	Shown bool
+}
+
+// Endpoints are the list endpoints, one row each: a new endpoint is one
+// row here (its Paths key, its default, its endpoint_paths attribute).
+var Endpoints = []Endpoint{
+	{Name: EndpointMemberships, DefaultPath: "/api/v1/organizations/me/memberships", Shown: true},
+	{Name: EndpointPayments, DefaultPath: "/api/v1/organizations/me/payments"},
+	{Name: EndpointGroups, DefaultPath: "/api/v1/organizations/me/groups"},
+	{Name: EndpointOrgMetrics, DefaultPath: "/api/v1/organizations/me/org_metrics", Shown: true},
+}
+
+// Paths are endpoint paths by endpoint name, relative to the base URL.
+type Paths map[string]string
+
+// DefaultPaths returns the paths of the real API.
+func DefaultPaths() Paths {
+	p := Paths{}
+	for _, e := range Endpoints {
+		p[e.Name] = e.DefaultPath
 	}
+	return p
+}
+
+// WithDefaults returns the paths with every endpoint's default where p
+// names none (or an empty one).
+func (p Paths) WithDefaults() Paths {
+	out := DefaultPaths()
+	for name, path := range p {
+		if path != "" {
+			out[name] = path
+		}
+	}
+	return out
 }

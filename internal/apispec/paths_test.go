@@ -1,15 +1,21 @@
 package apispec
 
-import "testing"
+import (
+	"maps"
+	"testing"
+)
 
 func TestWithDefaultsKeepsOverridesAndFillsTheRest(t *testing.T) {
-	got := Paths{Groups: "/v2/teams"}.WithDefaults()
+	got := Paths{EndpointGroups: "/v2/teams", EndpointPayments: ""}.WithDefaults()
 	want := DefaultPaths()
-	want.Groups = "/v2/teams"
-	if got != want {
+	want[EndpointGroups] = "/v2/teams"
+	if !maps.Equal(got, want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
-	if (Paths{}).WithDefaults() != DefaultPaths() {
-		t.Fatal("an empty Paths should become DefaultPaths")
+	if !maps.Equal(Paths(nil).WithDefaults(), DefaultPaths()) {
+		t.Fatal("no Paths should become DefaultPaths")
+	}
+	if len(DefaultPaths()) != len(Endpoints) {
+		t.Fatal("every endpoint has a default path, under a name of its own")
 	}
 }

@@ -46,7 +46,7 @@ func New(cfg Config) (*Client, error) {
 	if strings.ContainsFunc(cfg.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return nil, errors.New("the access token contains white space or control characters (a trailing newline?)")
 	}
-	for name, p := range cfg.Paths.ByName() {
+	for name, p := range cfg.Paths {
 		if err := ValidatePath(name, p); err != nil {
 			return nil, err
 		}

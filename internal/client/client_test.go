@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -199,7 +200,7 @@ func TestSameOriginRedirectIsFollowedWithToken(t *testing.T) {
 		}
 		serveList(ids)(w, r, a)
 	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, Paths: Paths{Memberships: "/old/memberships"}})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, Paths: Paths{apispec.EndpointMemberships: "/old/memberships"}})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,12 @@ package client
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -119,10 +121,10 @@ func TestNewRejectsBadPaths(t *testing.T) {
 		paths Paths
 		want  string
 	}{
-		{Paths{Memberships: "members"}, "memberships endpoint path"},
-		{Paths{Payments: "/payments?page=2"}, "payments endpoint path"},
-		{Paths{Groups: "/groups#x"}, "groups endpoint path"},
-		{Paths{OrgMetrics: "/https://evil.example.com/m"}, "org_metrics endpoint path"},
+		{Paths{apispec.EndpointMemberships: "members"}, "memberships endpoint path"},
+		{Paths{apispec.EndpointPayments: "/payments?page=2"}, "payments endpoint path"},
+		{Paths{apispec.EndpointGroups: "/groups#x"}, "groups endpoint path"},
+		{Paths{apispec.EndpointOrgMetrics: "/https://evil.example.com/m"}, "org_metrics endpoint path"},
 	}
 	for _, c := range cases {
 		_, err := New(Config{BaseURL: "https://api.example.com", Token: testToken, Paths: c.paths})
@@ -140,7 +142,7 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if c.cfg.MaxConcurrency != DefaultMaxConcurrency || c.cfg.MaxRetries != DefaultMaxRetries ||
 		c.cfg.Timeout != DefaultTimeout || c.cfg.MaxPages != DefaultMaxPages ||
-		c.cfg.MaxBodyBytes != DefaultMaxBodyBytes || c.cfg.Paths != DefaultPaths() {
+		c.cfg.MaxBodyBytes != DefaultMaxBodyBytes || !maps.Equal(c.cfg.Paths, DefaultPaths()) {
 		t.Fatalf("defaults not applied: %+v", c.cfg)
 	}
 	c, err = New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxRetries: NoRetries})
@@ -191,7 +193,7 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 
 func TestEndpointPathOverrides(t *testing.T) {
 	t.Parallel()
-	paths := sandbox.Paths{Memberships: "/v9/members", Payments: "/v9/pay", Groups: "/v9/teams", OrgMetrics: "/reports/metrics"}
+	paths := sandbox.Paths{apispec.EndpointMemberships: "/v9/members", apispec.EndpointPayments: "/v9/pay", apispec.EndpointGroups: "/v9/teams", apispec.EndpointOrgMetrics: "/reports/metrics"}
 	sb, base := startSandbox(t, sandbox.Options{Memberships: 12, Payments: 5, Groups: 2, OrgMetrics: 3, Paths: paths})
 	c := newClient(t, Config{BaseURL: base, Paths: Paths(paths)})
 	ctx := context.Background()
@@ -226,7 +228,7 @@ func TestEndpointPathOverrides(t *testing.T) {
 
 	// Only one path overridden: the others keep their defaults, which this
 	// server does not serve.
-	c2 := newClient(t, Config{BaseURL: base, Paths: Paths{Memberships: paths.Memberships}})
+	c2 := newClient(t, Config{BaseURL: base, Paths: Paths{apispec.EndpointMemberships: paths[apispec.EndpointMemberships]}})
 	if _, err := c2.Memberships(ctx, MembershipQuery{}); err != nil {
 		t.Fatalf("memberships at the overridden path: %v", err)
 	}
@@ -239,7 +241,7 @@ func TestEndpointPathOverrides(t *testing.T) {
 func TestSamePathForTwoEndpoints(t *testing.T) {
 	t.Parallel()
 	api := newFakeAPI(t, serveList(syntheticIDs(3)))
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, Paths: Paths{Memberships: "/list", Payments: "/list", Groups: "/list"}})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, Paths: Paths{apispec.EndpointMemberships: "/list", apispec.EndpointPayments: "/list", apispec.EndpointGroups: "/list"}})
 	ctx := context.Background()
 	ms, err := c.Memberships(ctx, MembershipQuery{})
 	if err != nil || len(ms) != 3 {

@@ -55,7 +55,7 @@ func readMemberships[T any, PT interface {
 	withStatus
 	withOrganization
 }](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
-	req, err := c.countRequest(apispec.EndpointMemberships, c.cfg.Paths.Memberships, q.PageSize)
+	req, err := c.countRequest(apispec.EndpointMemberships, c.cfg.Paths[apispec.EndpointMemberships], q.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func keepStatus[T any, PT interface {
 
 // Payments reads every payment, in API order.
 func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error) {
-	req, err := c.countRequest(apispec.EndpointPayments, c.cfg.Paths.Payments, o.PageSize)
+	req, err := c.countRequest(apispec.EndpointPayments, c.cfg.Paths[apispec.EndpointPayments], o.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error)
 // Groups reads every group, in API order. Their raw JSON is always kept:
 // the specification does not show the group fields.
 func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
-	req, err := c.countRequest(apispec.EndpointGroups, c.cfg.Paths.Groups, o.PageSize)
+	req, err := c.countRequest(apispec.EndpointGroups, c.cfg.Paths[apispec.EndpointGroups], o.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, er
 	if size < 1 || size > MaxLimit {
 		return nil, fmt.Errorf("org_metrics: page size %d is out of range 1..%d", size, MaxLimit)
 	}
-	req := pageRequest{endpoint: apispec.EndpointOrgMetrics, path: c.cfg.Paths.OrgMetrics, sizeParam: "limit", size: size}
+	req := pageRequest{endpoint: apispec.EndpointOrgMetrics, path: c.cfg.Paths[apispec.EndpointOrgMetrics], sizeParam: "limit", size: size}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
 		m, err := readMetadataPages(ctx, c, req, o.KeepRaw)
 		if err == nil {

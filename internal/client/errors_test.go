@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -29,7 +30,7 @@ func closedAddress(t *testing.T) string {
 func TestNotFoundShowsURLAndEndpointPath(t *testing.T) {
 	t.Parallel()
 	_, base := startSandbox(t, sandbox.Options{Payments: 3})
-	c := newClient(t, Config{BaseURL: base, Paths: Paths{Payments: "/api/v1/no-such-payments"}})
+	c := newClient(t, Config{BaseURL: base, Paths: Paths{apispec.EndpointPayments: "/api/v1/no-such-payments"}})
 	_, err := c.Payments(context.Background(), ListOptions{PageSize: 10})
 	requireAPIError(t, err, http.StatusNotFound)
 	for _, want := range []string{

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
@@ -52,12 +53,12 @@ var edgeOrgMetrics = []string{
 func fixtureAPI(t *testing.T, memberships, payments, groups, orgMetrics []string) string {
 	t.Helper()
 	paths := client.DefaultPaths()
-	lists := map[string][]string{paths.Memberships: memberships, paths.Payments: payments, paths.Groups: groups}
+	lists := map[string][]string{paths[apispec.EndpointMemberships]: memberships, paths[apispec.EndpointPayments]: payments, paths[apispec.EndpointGroups]: groups}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		page := atLeastOne(q.Get("page"), 1)
 		w.Header().Set("Content-Type", "application/json")
-		if r.URL.Path == paths.OrgMetrics {
+		if r.URL.Path == paths[apispec.EndpointOrgMetrics] {
 			limit := atLeastOne(q.Get("limit"), 25)
 			total := (len(orgMetrics) + limit - 1) / limit
 			fmt.Fprintf(w, `{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, pageOf(orgMetrics, page, limit), page, limit, total)

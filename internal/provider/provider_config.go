@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
@@ -27,13 +26,6 @@ type providerModel struct {
 	EndpointPaths         types.Object `tfsdk:"endpoint_paths"`
 }
 
-type endpointPathsModel struct {
-	Memberships types.String `tfsdk:"memberships"`
-	Payments    types.String `tfsdk:"payments"`
-	Groups      types.String `tfsdk:"groups"`
-	OrgMetrics  types.String `tfsdk:"org_metrics"`
-}
-
 // configure builds the provider data from the provider block and the
 // environment. It returns nil, with diagnostics on error, or without them
 // when the block holds values unknown until apply: then data sources say
@@ -45,14 +37,8 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	if resp.Diagnostics.HasError() {
 		return nil
 	}
-	var paths endpointPathsModel
-	if !m.EndpointPaths.IsNull() && !m.EndpointPaths.IsUnknown() {
-		resp.Diagnostics.Append(m.EndpointPaths.As(ctx, &paths, basetypes.ObjectAsOptions{})...)
-		if resp.Diagnostics.HasError() {
-			return nil
-		}
-	}
-	if m.hasUnknown() || paths.hasUnknown() {
+	paths, pathsUnknown := endpointPaths(m.EndpointPaths)
+	if m.hasUnknown() || pathsUnknown {
 		tflog.Warn(ctx, "provider configuration has values unknown until apply; the joinit client is not configured during this plan")
 		// A Terraform that can defer is told to; the framework then
 		// answers every read of this provider as deferred.
@@ -86,7 +72,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 		MaxRetries:     int(m.MaxRetries.ValueInt64()),
 		UserAgent:      fmt.Sprintf("terraform-provider-joinit/%s Terraform/%s", version, req.TerraformVersion),
 		Logger:         tflogBridge{token: token},
-		Paths:          paths.paths(),
+		Paths:          paths,
 		OrganizationID: valueOrEnv(m.OrganizationID, envOrganization),
 	}
 	if !m.MaxRetries.IsNull() && m.MaxRetries.ValueInt64() == 0 {
@@ -126,18 +112,21 @@ func (m providerModel) hasUnknown() bool {
 		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.MaxRetryWait.IsUnknown() || m.EndpointPaths.IsUnknown()
 }
 
-func (p endpointPathsModel) hasUnknown() bool {
-	return p.Memberships.IsUnknown() || p.Payments.IsUnknown() || p.Groups.IsUnknown() || p.OrgMetrics.IsUnknown()
-}
-
-// paths returns the overrides; unset ones are "" and keep the defaults.
-func (p endpointPathsModel) paths() client.Paths {
-	return client.Paths{
-		Memberships: p.Memberships.ValueString(),
-		Payments:    p.Payments.ValueString(),
-		Groups:      p.Groups.ValueString(),
-		OrgMetrics:  p.OrgMetrics.ValueString(),
+// endpointPaths are the endpoint_paths set, by endpoint name; unset ones
+// keep the client's defaults. unknown reports a value not known yet.
+func endpointPaths(o types.Object) (paths client.Paths, unknown bool) {
+	if o.IsUnknown() {
+		return nil, true
 	}
+	paths = client.Paths{}
+	for name, v := range o.Attributes() { // none when null
+		s, ok := v.(types.String)
+		if !ok || s.IsUnknown() {
+			return nil, ok && s.IsUnknown()
+		}
+		paths[name] = s.ValueString()
+	}
+	return paths, false
 }
 
 func valueOrEnv(v types.String, env string) string {

@@ -11,6 +11,7 @@ import (
 
 	"net"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -151,7 +152,7 @@ func TestAccProvider_apiNeverAdvances(t *testing.T) {
 }
 
 func TestAccProvider_endpointPathOverride(t *testing.T) {
-	paths := sandbox.Paths{Groups: "/v2/teams"}
+	paths := sandbox.Paths{apispec.EndpointGroups: "/v2/teams"}
 	_, url := startSandbox(t, sandbox.Options{Seed: 26, Groups: 4, PathPrefix: "/proxy", Paths: paths})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -30,14 +31,6 @@ const (
 func seconds(d time.Duration) string { return fmt.Sprintf("`%ds`", int64(d/time.Second)) }
 
 func providerSchema() schema.Schema {
-	defaults := client.DefaultPaths()
-	endpointPath := func(name, def string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional:    true,
-			Description: "Path of the " + name + " endpoint, relative to `base_url`. Default `" + def + "`.",
-			Validators:  []validator.String{endpointPathValidator{endpoint: name}},
-		}
-	}
 	return schema.Schema{
 		Description: "Reads an organization's memberships, groups, payments and metrics from the Join It API. Read-only: data sources only.",
 		Attributes: map[string]schema.Attribute{
@@ -85,16 +78,32 @@ func providerSchema() schema.Schema {
 					fmt.Sprintf("Default %d, from 0 to %d.", client.DefaultMaxRetries, maxRetriesLimit),
 				Validators: []validator.Int64{int64validator.Between(0, maxRetriesLimit)},
 			},
-			"endpoint_paths": schema.SingleNestedAttribute{
-				Optional:    true,
-				Description: "Overrides of the endpoint paths. The API specification shows the full paths of memberships and org metrics only; the payments and groups defaults are an assumption.",
-				Attributes: map[string]schema.Attribute{
-					apispec.EndpointMemberships: endpointPath(apispec.EndpointMemberships, defaults.Memberships),
-					apispec.EndpointPayments:    endpointPath(apispec.EndpointPayments, defaults.Payments),
-					apispec.EndpointGroups:      endpointPath(apispec.EndpointGroups, defaults.Groups),
-					apispec.EndpointOrgMetrics:  endpointPath(apispec.EndpointOrgMetrics, defaults.OrgMetrics),
-				},
-			},
+			"endpoint_paths": endpointPathsAttribute(),
 		},
+	}
+}
+
+// endpointPathsAttribute has one attribute per endpoint of apispec's table,
+// each validated by the client's own rule.
+func endpointPathsAttribute() schema.SingleNestedAttribute {
+	attrs := map[string]schema.Attribute{}
+	var shown, assumed []string
+	for _, e := range apispec.Endpoints {
+		attrs[e.Name] = schema.StringAttribute{
+			Optional:    true,
+			Description: "Path of the " + e.Name + " endpoint, relative to `base_url`. Default `" + e.DefaultPath + "`.",
+			Validators:  []validator.String{endpointPathValidator{endpoint: e.Name}},
+		}
+		if e.Shown {
+			shown = append(shown, e.Name)
+		} else {
+			assumed = append(assumed, e.Name)
+		}
+	}
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		Description: "Overrides of the endpoint paths. The API specification shows the full paths of " + strings.Join(shown, " and ") +
+			" only; the " + strings.Join(assumed, " and ") + " defaults are an assumption.",
+		Attributes: attrs,
 	}
 }

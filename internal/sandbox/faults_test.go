@@ -80,11 +80,11 @@ func TestFaultCountersArePerEndpointAndPage(t *testing.T) {
 		page int
 		want string
 	}{
-		{DefaultPaths().Memberships, 1, "503"},
-		{DefaultPaths().Payments, 1, "503"},
-		{DefaultPaths().Memberships, 2, "503"},
-		{DefaultPaths().Memberships, 1, "200"},
-		{DefaultPaths().Payments, 1, "200"},
+		{DefaultPaths()[EndpointMemberships], 1, "503"},
+		{DefaultPaths()[EndpointPayments], 1, "503"},
+		{DefaultPaths()[EndpointMemberships], 2, "503"},
+		{DefaultPaths()[EndpointMemberships], 1, "200"},
+		{DefaultPaths()[EndpointPayments], 1, "200"},
 	}
 	for _, st := range steps {
 		if got, _ := outcome(t, base, st.path, st.page); got != st.want {
@@ -93,11 +93,11 @@ func TestFaultCountersArePerEndpointAndPage(t *testing.T) {
 	}
 	// SetFaults starts counting again; an empty Faults turns them off.
 	s.SetFaults(Faults{ServerErrors: 1})
-	if got, _ := outcome(t, base, DefaultPaths().Memberships, 1); got != "503" {
+	if got, _ := outcome(t, base, DefaultPaths()[EndpointMemberships], 1); got != "503" {
 		t.Fatalf("after SetFaults: %s, want 503", got)
 	}
 	s.SetFaults(Faults{})
-	if got, _ := outcome(t, base, DefaultPaths().Memberships, 2); got != "200" {
+	if got, _ := outcome(t, base, DefaultPaths()[EndpointMemberships], 2); got != "200" {
 		t.Fatalf("after clearing faults: %s, want 200", got)
 	}
 }
@@ -111,7 +111,7 @@ func TestFaultsUnderConcurrency(t *testing.T) {
 		wg.Go(func() {
 			for page := 1; page <= 10; page++ {
 				for {
-					r, err := getErr(context.Background(), http.DefaultClient, base+DefaultPaths().Memberships, q("page", itoa(page), "count", "10"), DefaultToken)
+					r, err := getErr(context.Background(), http.DefaultClient, base+DefaultPaths()[EndpointMemberships], q("page", itoa(page), "count", "10"), DefaultToken)
 					if err != nil {
 						t.Error(err)
 						return
@@ -138,7 +138,7 @@ func TestFaultsUnderConcurrency(t *testing.T) {
 func TestNonJSONPage(t *testing.T) {
 	t.Parallel()
 	_, base := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{NonJSONPage: 2}})
-	for _, path := range []string{DefaultPaths().Memberships, DefaultPaths().OrgMetrics} {
+	for _, path := range []string{DefaultPaths()[EndpointMemberships], DefaultPaths()[EndpointOrgMetrics]} {
 		_, r := outcome(t, base, path, 2)
 		if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || json.Valid(r.body) {
 			t.Fatalf("%s page 2: %d %q %.40s", path, r.status, r.header.Get("Content-Type"), r.body)
@@ -153,7 +153,7 @@ func TestTruncatedPage(t *testing.T) {
 	t.Parallel()
 	_, good := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10})
 	_, bad := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{TruncatedPage: 1}})
-	for _, path := range []string{DefaultPaths().Memberships, DefaultPaths().OrgMetrics} {
+	for _, path := range []string{DefaultPaths()[EndpointMemberships], DefaultPaths()[EndpointOrgMetrics]} {
 		_, full := outcome(t, good, path, 1)
 		_, cut := outcome(t, bad, path, 1)
 		if cut.status != 200 || cut.header.Get("Content-Type") != "application/json" || json.Valid(cut.body) {
@@ -167,7 +167,7 @@ func TestTruncatedPage(t *testing.T) {
 		}
 	}
 	// Even an empty page is broken.
-	if _, r := outcome(t, bad, DefaultPaths().Groups, 1); string(r.body) != "[" {
+	if _, r := outcome(t, bad, DefaultPaths()[EndpointGroups], 1); string(r.body) != "[" {
 		t.Fatalf("truncated empty page %q", r.body)
 	}
 }
@@ -175,11 +175,11 @@ func TestTruncatedPage(t *testing.T) {
 func TestIgnorePage(t *testing.T) {
 	t.Parallel()
 	s, base := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{IgnorePage: true}})
-	_, r := outcome(t, base, DefaultPaths().Memberships, 3)
+	_, r := outcome(t, base, DefaultPaths()[EndpointMemberships], 3)
 	if got := decodeArray(t, r); !equalRecords(got, s.MembershipsJSON(nil)[:2]) {
 		t.Fatalf("page 3 with IgnorePage gave %d other records", len(got))
 	}
-	_, r = outcome(t, base, DefaultPaths().OrgMetrics, 4)
+	_, r = outcome(t, base, DefaultPaths()[EndpointOrgMetrics], 4)
 	m := decodeMetrics(t, r)
 	if *m.Page != 1 || *m.TotalPages != 5 || !equalRecords(m.Results, s.OrgMetricsJSON()[:2]) {
 		t.Fatalf("org_metrics page 4 with IgnorePage: %s", r.body)
@@ -246,7 +246,7 @@ func TestInsertAfterPage(t *testing.T) {
 	}
 	// SetFaults re-arms the insert.
 	s.SetFaults(Faults{InsertAfterPage: 1, InsertCount: 2})
-	get(t, base, DefaultPaths().Memberships, nil)
+	get(t, base, DefaultPaths()[EndpointMemberships], nil)
 	if n := len(s.MembershipsJSON(nil)); n != 25 {
 		t.Fatalf("%d memberships after a re-armed insert, want 25", n)
 	}
@@ -264,7 +264,7 @@ func TestConcurrentReadsDuringInsert(t *testing.T) {
 				if i%2 == 0 {
 					v.Set("status", "100")
 				}
-				decodeArray(t, get(t, base, DefaultPaths().Memberships, v))
+				decodeArray(t, get(t, base, DefaultPaths()[EndpointMemberships], v))
 				s.MembershipsJSON(nil)
 			}
 		})
@@ -279,7 +279,7 @@ func TestLatency(t *testing.T) {
 	t.Parallel()
 	s, base := start(t, Options{Seed: 1, Memberships: 2, Faults: Faults{Latency: 80 * time.Millisecond}})
 	t0 := time.Now()
-	get(t, base, DefaultPaths().Memberships, nil)
+	get(t, base, DefaultPaths()[EndpointMemberships], nil)
 	if d := time.Since(t0); d < 80*time.Millisecond {
 		t.Fatalf("answered after %v, want >= 80ms", d)
 	}
@@ -289,7 +289,7 @@ func TestLatency(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	t0 = time.Now()
-	_, err := getErr(ctx, freshClient(), base+DefaultPaths().Memberships, nil, DefaultToken)
+	_, err := getErr(ctx, freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v, want deadline exceeded", err)
 	}
@@ -305,9 +305,9 @@ func TestLatency(t *testing.T) {
 func TestSlowBody(t *testing.T) {
 	t.Parallel()
 	s, base := start(t, Options{Seed: 1, Memberships: 60, Faults: Faults{SlowBody: 300 * time.Millisecond, OnlyPages: []int{1}}})
-	normal := get(t, base, DefaultPaths().Memberships, q("page", "2", "count", "20")) // not in OnlyPages: fast
+	normal := get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2", "count", "20")) // not in OnlyPages: fast
 
-	req, _ := http.NewRequest("GET", base+DefaultPaths().Memberships+"?count=20", nil)
+	req, _ := http.NewRequest("GET", base+DefaultPaths()[EndpointMemberships]+"?count=20", nil)
 	req.Header.Set("Authorization", "Bearer "+DefaultToken)
 	t0 := time.Now()
 	resp, err := http.DefaultClient.Do(req)
@@ -329,7 +329,7 @@ func TestSlowBody(t *testing.T) {
 	s.SetFaults(Faults{SlowBody: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
-	if _, err := getErr(ctx, freshClient(), base+DefaultPaths().Memberships, nil, DefaultToken); err == nil {
+	if _, err := getErr(ctx, freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken); err == nil {
 		t.Fatal("a 30s body arrived within 150ms")
 	}
 	waitFor(t, func() bool { return len(s.RequestLog()) == 3 })
@@ -340,7 +340,7 @@ func TestCloseCutsSlowRequests(t *testing.T) {
 	t.Parallel()
 	s := New(Options{Memberships: 5, Faults: Faults{SlowBody: 30 * time.Second}})
 	base := s.Start()
-	go getErr(context.Background(), freshClient(), base+DefaultPaths().Memberships, nil, DefaultToken)
+	go getErr(context.Background(), freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
 	waitFor(t, func() bool { return s.Requests("") == 1 })
 	t0 := time.Now()
 	s.Close()

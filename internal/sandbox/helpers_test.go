@@ -142,10 +142,10 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // paths is DefaultPaths by endpoint name, for table-driven tests.
 var paths = map[string]string{
-	EndpointMemberships: DefaultPaths().Memberships,
-	EndpointPayments:    DefaultPaths().Payments,
-	EndpointGroups:      DefaultPaths().Groups,
-	EndpointOrgMetrics:  DefaultPaths().OrgMetrics,
+	EndpointMemberships: DefaultPaths()[EndpointMemberships],
+	EndpointPayments:    DefaultPaths()[EndpointPayments],
+	EndpointGroups:      DefaultPaths()[EndpointGroups],
+	EndpointOrgMetrics:  DefaultPaths()[EndpointOrgMetrics],
 }
 
 // dataOf returns the server's records of an endpoint.

@@ -93,7 +93,7 @@ func codeForm(code string) url.Values {
 
 func memberStatus(t *testing.T, base, token string) int {
 	t.Helper()
-	r, err := getErr(t.Context(), http.DefaultClient, base+DefaultPaths().Memberships, nil, token)
+	r, err := getErr(t.Context(), http.DefaultClient, base+DefaultPaths()[EndpointMemberships], nil, token)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestPageNormalisation(t *testing.T) {
 			if tc.page != "" {
 				v.Set("page", tc.page)
 			}
-			r := get(t, base, DefaultPaths().Memberships, v)
+			r := get(t, base, DefaultPaths()[EndpointMemberships], v)
 			got := decodeArray(t, r)
 			if !equalRecords(got, tc.want) {
 				t.Fatalf("got %d records, want %d", len(got), len(tc.want))
@@ -120,7 +120,7 @@ func TestStatusFilterBeforePaging(t *testing.T) {
 			}
 			var got []json.RawMessage
 			for page := 1; ; page++ {
-				recs := decodeArray(t, get(t, base, DefaultPaths().Memberships, q("status", itoa(status), "count", "13", "page", itoa(page))))
+				recs := decodeArray(t, get(t, base, DefaultPaths()[EndpointMemberships], q("status", itoa(status), "count", "13", "page", itoa(page))))
 				got = append(got, recs...)
 				// Filtering after paging would give short pages early.
 				if len(recs) < 13 {
@@ -140,7 +140,7 @@ func TestStatusFilterBeforePaging(t *testing.T) {
 	}
 	t.Run("no match is an empty array", func(t *testing.T) {
 		t.Parallel()
-		r := get(t, base, DefaultPaths().Memberships, q("status", "12345"))
+		r := get(t, base, DefaultPaths()[EndpointMemberships], q("status", "12345"))
 		if decodeArray(t, r); string(r.body) != "[]" {
 			t.Fatalf("body %q, want []", r.body)
 		}
@@ -148,7 +148,7 @@ func TestStatusFilterBeforePaging(t *testing.T) {
 	t.Run("non-integer is 400", func(t *testing.T) {
 		t.Parallel()
 		for _, bad := range []string{"active", "1.5", "100x"} {
-			r := get(t, base, DefaultPaths().Memberships, q("status", bad))
+			r := get(t, base, DefaultPaths()[EndpointMemberships], q("status", bad))
 			if r.status != 400 || !json.Valid(r.body) {
 				t.Fatalf("status=%s: got %d %s, want 400 with a JSON body", bad, r.status, r.body)
 			}
@@ -156,7 +156,7 @@ func TestStatusFilterBeforePaging(t *testing.T) {
 	})
 	t.Run("ignored by other endpoints", func(t *testing.T) {
 		t.Parallel()
-		got := decodeArray(t, get(t, base, DefaultPaths().Payments, q("status", "active", "count", "3")))
+		got := decodeArray(t, get(t, base, DefaultPaths()[EndpointPayments], q("status", "active", "count", "3")))
 		if !equalRecords(got, s.PaymentsJSON()[:3]) {
 			t.Fatal("payments changed by a status parameter")
 		}
@@ -186,7 +186,7 @@ func TestOrgMetricsLimitAndMetadata(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m := decodeMetrics(t, get(t, base, DefaultPaths().OrgMetrics, tc.query))
+			m := decodeMetrics(t, get(t, base, DefaultPaths()[EndpointOrgMetrics], tc.query))
 			if *m.Page != tc.page || *m.Limit != tc.limit || *m.TotalPages != tc.tot {
 				t.Fatalf("page/limit/totalPages = %d/%d/%d, want %d/%d/%d", *m.Page, *m.Limit, *m.TotalPages, tc.page, tc.limit, tc.tot)
 			}
@@ -197,7 +197,7 @@ func TestOrgMetricsLimitAndMetadata(t *testing.T) {
 	}
 	t.Run("count endpoints ignore limit", func(t *testing.T) {
 		t.Parallel()
-		if got := decodeArray(t, get(t, base, DefaultPaths().Groups, q("limit", "3"))); len(got) != 30 {
+		if got := decodeArray(t, get(t, base, DefaultPaths()[EndpointGroups], q("limit", "3"))); len(got) != 30 {
 			t.Fatalf("groups with limit=3 gave %d records, want all 30 (count default 50)", len(got))
 		}
 	})
@@ -207,14 +207,14 @@ func TestOrgMetricsEmpty(t *testing.T) {
 	t.Parallel()
 	_, base := start(t, Options{Seed: 1, Memberships: 3})
 	for _, page := range []string{"1", "2"} {
-		r := get(t, base, DefaultPaths().OrgMetrics, q("page", page))
+		r := get(t, base, DefaultPaths()[EndpointOrgMetrics], q("page", page))
 		want := `{"results":[],"page":` + page + `,"limit":25,"totalPages":0}`
 		if string(r.body) != want {
 			t.Fatalf("page %s: body %s, want %s", page, r.body, want)
 		}
 	}
 	// The count endpoints with no records answer [].
-	if r := get(t, base, DefaultPaths().Groups, nil); string(r.body) != "[]" {
+	if r := get(t, base, DefaultPaths()[EndpointGroups], nil); string(r.body) != "[]" {
 		t.Fatalf("empty groups body %q", r.body)
 	}
 }

@@ -66,7 +66,7 @@ const (
 	EndpointOrgMetrics  = apispec.EndpointOrgMetrics
 )
 
-// Paths of the four list endpoints, relative to the server root: the
+// Paths of the list endpoints by name, relative to the server root: the
 // client's, from package apispec.
 type Paths = apispec.Paths
 
@@ -82,7 +82,7 @@ type Options struct {
 	Groups      int
 	OrgMetrics  int
 	PathPrefix  string // optional prefix before every path, e.g. "/proxy"
-	Paths       Paths  // zero fields take DefaultPaths()
+	Paths       Paths  // endpoints it does not name take DefaultPaths()
 	Faults      Faults
 	OAuth       OAuthOptions // the authorization-code flow; off when OAuth.ClientID is ""
 
@@ -123,11 +123,9 @@ func New(opts Options) *Server {
 		s.token = DefaultToken
 	}
 	p := opts.Paths.WithDefaults()
-	s.routes = map[string]int{
-		s.prefix + p.Memberships: epMemberships,
-		s.prefix + p.Payments:    epPayments,
-		s.prefix + p.Groups:      epGroups,
-		s.prefix + p.OrgMetrics:  epOrgMetrics,
+	s.routes = map[string]int{}
+	for ep, name := range endpointNames {
+		s.routes[s.prefix+p[name]] = ep
 	}
 	s.data = newDataset(opts.Seed, max(opts.Memberships, 0), max(opts.Payments, 0),
 		max(opts.Groups, 0), max(opts.OrgMetrics, 0))

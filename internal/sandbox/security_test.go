@@ -31,7 +31,7 @@ func TestHostMustNameTheSandbox(t *testing.T) {
 		strings.ToUpper(u.Host) + ".":    http.StatusMisdirectedRequest,
 		"localhost.evil.example:" + port: http.StatusMisdirectedRequest,
 	} {
-		for _, path := range []string{DefaultPaths().Memberships, OAuthAuthorizePath} {
+		for _, path := range []string{DefaultPaths()[EndpointMemberships], OAuthAuthorizePath} {
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, base+path, nil)
 			req.Host = host
 			req.Header.Set("Authorization", "Bearer "+DefaultToken)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,12 +15,12 @@ import (
 func TestDefaultPaths(t *testing.T) {
 	t.Parallel()
 	want := Paths{
-		Memberships: "/api/v1/organizations/me/memberships",
-		Payments:    "/api/v1/organizations/me/payments",
-		Groups:      "/api/v1/organizations/me/groups",
-		OrgMetrics:  "/api/v1/organizations/me/org_metrics",
+		EndpointMemberships: "/api/v1/organizations/me/memberships",
+		EndpointPayments:    "/api/v1/organizations/me/payments",
+		EndpointGroups:      "/api/v1/organizations/me/groups",
+		EndpointOrgMetrics:  "/api/v1/organizations/me/org_metrics",
 	}
-	if DefaultPaths() != want {
+	if !maps.Equal(DefaultPaths(), want) {
 		t.Fatalf("DefaultPaths() = %+v", DefaultPaths())
 	}
 }
@@ -27,7 +28,7 @@ func TestDefaultPaths(t *testing.T) {
 func TestAuth(t *testing.T) {
 	t.Parallel()
 	_, base := start(t, Options{Seed: 1, Memberships: 5, Token: "s3cret-token"})
-	u := base + DefaultPaths().Memberships
+	u := base + DefaultPaths()[EndpointMemberships]
 	tests := []struct {
 		name   string
 		header string // Authorization value; "" means none
@@ -77,7 +78,7 @@ func TestAuth(t *testing.T) {
 	t.Run("default token", func(t *testing.T) {
 		t.Parallel()
 		_, base := start(t, Options{Memberships: 1})
-		if r := get(t, base, DefaultPaths().Groups, nil); r.status != 200 {
+		if r := get(t, base, DefaultPaths()[EndpointGroups], nil); r.status != 200 {
 			t.Fatalf("status %d with DefaultToken", r.status)
 		}
 	})
@@ -85,21 +86,21 @@ func TestAuth(t *testing.T) {
 
 func TestRouting(t *testing.T) {
 	t.Parallel()
-	custom := Paths{Groups: "/v2/teams"}
+	custom := Paths{EndpointGroups: "/v2/teams"}
 	s := New(Options{Seed: 1, Memberships: 3, Groups: 2, PathPrefix: "/proxy/", Paths: custom})
 	tests := []struct {
 		method, path string
 		want         int
 	}{
-		{"GET", "/proxy" + DefaultPaths().Memberships, 200},
-		{"GET", "/proxy" + DefaultPaths().OrgMetrics, 200},
+		{"GET", "/proxy" + DefaultPaths()[EndpointMemberships], 200},
+		{"GET", "/proxy" + DefaultPaths()[EndpointOrgMetrics], 200},
 		{"GET", "/proxy/v2/teams", 200},
-		{"GET", DefaultPaths().Memberships, 404}, // the prefix is required
-		{"GET", "/proxy" + DefaultPaths().Groups, 404},
+		{"GET", DefaultPaths()[EndpointMemberships], 404}, // the prefix is required
+		{"GET", "/proxy" + DefaultPaths()[EndpointGroups], 404},
 		{"GET", "/proxy/api/v1/organizations/me/checkins", 404},
 		{"GET", "/", 404},
-		{"GET", "/proxy" + DefaultPaths().Memberships + "/", 404},
-		{"POST", "/proxy" + DefaultPaths().Memberships, 405},
+		{"GET", "/proxy" + DefaultPaths()[EndpointMemberships] + "/", 404},
+		{"POST", "/proxy" + DefaultPaths()[EndpointMemberships], 405},
 		{"DELETE", "/proxy/v2/teams", 405},
 		{"HEAD", "/proxy/v2/teams", 405},
 	}
@@ -126,11 +127,11 @@ func TestRouting(t *testing.T) {
 func TestRequestCounting(t *testing.T) {
 	t.Parallel()
 	s, base := start(t, Options{Seed: 1, Memberships: 10, Payments: 3, Faults: Faults{ServerErrors: 1, OnlyPages: []int{2}}})
-	get(t, base, DefaultPaths().Memberships, q("page", "1"))
-	get(t, base, DefaultPaths().Memberships, q("page", "2")) // 503
-	get(t, base, DefaultPaths().Memberships, q("page", "2"))
-	get(t, base, DefaultPaths().Memberships, q("status", "bad")) // 400
-	r, _ := getErr(context.Background(), http.DefaultClient, base+DefaultPaths().Payments, q("token", DefaultToken), "")
+	get(t, base, DefaultPaths()[EndpointMemberships], q("page", "1"))
+	get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2")) // 503
+	get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2"))
+	get(t, base, DefaultPaths()[EndpointMemberships], q("status", "bad")) // 400
+	r, _ := getErr(context.Background(), http.DefaultClient, base+DefaultPaths()[EndpointPayments], q("token", DefaultToken), "")
 	if r.status != 401 {
 		t.Fatalf("unauthenticated payments: %d", r.status)
 	}
@@ -165,7 +166,7 @@ func TestRequestCounting(t *testing.T) {
 		t.Fatal("ResetCounters left counts")
 	}
 	// Fault attempts are not reset by ResetCounters: page 2 stays healthy.
-	if r := get(t, base, DefaultPaths().Memberships, q("page", "2")); r.status != 200 {
+	if r := get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2")); r.status != 200 {
 		t.Fatalf("page 2 after ResetCounters: %d", r.status)
 	}
 }
@@ -206,7 +207,7 @@ func TestStartAndClose(t *testing.T) {
 	}
 	s.Close()
 	s.Close()
-	if _, err := getErr(context.Background(), freshClient(), u+DefaultPaths().Memberships, nil, DefaultToken); err == nil {
+	if _, err := getErr(context.Background(), freshClient(), u+DefaultPaths()[EndpointMemberships], nil, DefaultToken); err == nil {
 		t.Fatal("server still answers after Close")
 	}
 	New(Options{}).Close() // never started
@@ -216,7 +217,7 @@ func TestLogf(t *testing.T) {
 	t.Parallel()
 	var lines []string
 	s := New(Options{Logf: func(f string, a ...any) { lines = append(lines, strings.TrimSpace(fmt.Sprintf(f, a...))) }})
-	req := httptest.NewRequest("GET", DefaultPaths().Groups+"?access_token=abc", nil)
+	req := httptest.NewRequest("GET", DefaultPaths()[EndpointGroups]+"?access_token=abc", nil)
 	s.ServeHTTP(httptest.NewRecorder(), req)
 	if len(lines) != 1 || strings.Contains(lines[0], "abc") || !strings.Contains(lines[0], "401") {
 		t.Fatalf("log lines %q", lines)
