@@ -15,11 +15,24 @@ import (
 type ConnectionError struct {
 	Problem string // what failed, in words
 	BaseURL string // the configured base URL
-	Err     error
+	// Proxy is true when the proxy from the environment failed, not the
+	// API's address: then the setting to check is the proxy's.
+	Proxy bool
+	Err   error
 }
 
 func (e *ConnectionError) Error() string {
+	if e.Proxy {
+		return fmt.Sprintf("%v: %s; check the HTTPS_PROXY (or HTTP_PROXY, NO_PROXY) environment variable", e.Err, e.Problem)
+	}
 	return fmt.Sprintf("%v: %s; check base_url (or JOINIT_BASE_URL), now %s", e.Err, e.Problem, e.BaseURL)
+}
+
+// viaProxy reports an error of the connection to a proxy taken from the
+// environment: net/http's outermost error is then a "proxyconnect" one.
+func viaProxy(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "proxyconnect"
 }
 
 func (e *ConnectionError) Unwrap() error { return e.Err }
@@ -30,6 +43,8 @@ func connectionProblem(err error) string {
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
 	switch {
+	case viaProxy(err):
+		return "the proxy could not be reached"
 	case errors.As(err, &dnsErr):
 		return "the host name does not resolve"
 	case isTLSError(err):

@@ -36,8 +36,10 @@ func (e *APIError) Error() string {
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
 		b.WriteString(": the access token was refused; check access_token (or JOINIT_ACCESS_TOKEN) and that the application key is still authorized")
-	case e.Status == http.StatusNotFound:
+	case e.Status == http.StatusNotFound && e.Page <= 1:
 		fmt.Fprintf(&b, ": no such endpoint; check base_url (or JOINIT_BASE_URL) and endpoint_paths.%s", e.Endpoint)
+	case e.Status == http.StatusNotFound:
+		b.WriteString(": the page was not found, though the endpoint answered earlier pages")
 	case e.Status == http.StatusTooManyRequests:
 		b.WriteString(": rate limited, and retries were used up while no other request got through; lower max_concurrent_requests or raise max_retries")
 	case e.Status >= 500:

@@ -59,8 +59,10 @@ func TestRetriesUsedUpSayOverHowLong(t *testing.T) {
 // in the send window: a request queued behind slow ones is not timed out.
 func TestQueuedRequestIsNotTimedOut(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: 300 * time.Millisecond}})
-	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1, Timeout: 500 * time.Millisecond, MaxRetries: NoRetries})
+	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: time.Second}})
+	// Each request takes 1 s of its 1.5 s; the second waits 2 s or more for
+	// its place, which a limit taken from the wait would not survive.
+	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1, Timeout: 1500 * time.Millisecond, MaxRetries: NoRetries})
 	errs := make(chan error, 2)
 	go func() { _, err := c.Memberships(context.Background(), MembershipQuery{}); errs <- err }()
 	go func() { _, err := c.Payments(context.Background(), ListOptions{}); errs <- err }()
@@ -68,5 +70,19 @@ func TestQueuedRequestIsNotTimedOut(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Only a 404 of page 1 says the endpoint does not exist: a later page of an
+// endpoint that answered earlier ones is not a wrong path.
+func TestNotFoundOnALaterPageDoesNotBlameThePath(t *testing.T) {
+	t.Parallel()
+	first := (&APIError{Endpoint: "memberships", Page: 1, Status: 404, URL: "https://api.example.com/m?page=1"}).Error()
+	later := (&APIError{Endpoint: "memberships", Page: 3, Status: 404, URL: "https://api.example.com/m?page=3"}).Error()
+	if !strings.Contains(first, "endpoint_paths.memberships") {
+		t.Errorf("page 1: %s", first)
+	}
+	if strings.Contains(later, "endpoint_paths") || strings.Contains(later, "no such endpoint") {
+		t.Errorf("page 3: %s", later)
 	}
 }

@@ -137,7 +137,7 @@ func (c *Client) requestFailed(r pageRequest, log *attemptLog, err error) error 
 		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, roundDuration(time.Since(log.start)))
 	}
 	if what := connectionProblem(err); what != "" {
-		err = &ConnectionError{Problem: what, BaseURL: origin(c.base) + c.base.Path, Err: err}
+		err = &ConnectionError{Problem: what, BaseURL: origin(c.base) + c.base.Path, Proxy: viaProxy(err), Err: err}
 	}
 	return &PageError{Endpoint: r.endpoint, Page: r.page, Reason: reason, Err: err}
 }

@@ -60,7 +60,11 @@ func networkOf(c *Client) *pauseTransport {
 // closeIdle closes the client's idle connections. (http.Client's
 // CloseIdleConnections does not reach through the client's own transports.)
 func closeIdle(c *Client) {
-	if t, ok := networkOf(c).base.(*http.Transport); ok {
+	base := networkOf(c).base
+	if t, ok := base.(*attemptTimeout); ok {
+		base = t.base
+	}
+	if t, ok := base.(*http.Transport); ok {
 		t.CloseIdleConnections()
 	}
 }

@@ -58,8 +58,7 @@ type pauseTransport struct {
 }
 
 func (t *pauseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ticket, err := t.window.acquire(req.Context())
-	if err != nil {
+	if err := t.window.acquire(req.Context()); err != nil {
 		return nil, err
 	}
 	for {
@@ -77,10 +76,11 @@ func (t *pauseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// The pause came with a cut of the window: only the window's
 		// worth goes out now, the rest in turn (and at a pause begun
 		// meanwhile, the gate again).
-		if ticket, err = t.window.yieldIfOver(req.Context(), ticket); err != nil {
+		if err := t.window.yieldIfOver(req.Context()); err != nil {
 			return nil, err
 		}
 	}
+	ticket := t.window.send()
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		t.window.release()
@@ -90,7 +90,7 @@ func (t *pauseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case isRateLimit(resp):
 		t.window.limited(ticket)
 	case resp.StatusCode < 500:
-		t.window.succeeded()
+		t.window.answered(resp.StatusCode >= 200 && resp.StatusCode <= 299)
 	}
 	resp.Body = &releasingBody{ReadCloser: resp.Body, release: t.window.release}
 	return resp, nil

@@ -47,7 +47,7 @@ func (c *Client) retryPolicy(ctx context.Context, resp *http.Response, err error
 	}
 	switch {
 	case isRateLimit(resp):
-		if c.cfg.MaxRetries > 0 && log.othersProgressed(c.window) {
+		if c.cfg.MaxRetries > 0 && log.othersProgressed(c.window) && time.Since(log.start) < c.unchargedFor() {
 			return true, nil
 		}
 		return c.charge(log), nil
@@ -55,6 +55,14 @@ func (c *Client) retryPolicy(ctx context.Context, resp *http.Response, err error
 		return c.charge(log), nil
 	}
 	return false, nil
+}
+
+// unchargedFor is how long a request may go on being refused for the rate
+// without its retries being charged: as long as its retries could wait if
+// each waited the longest. A caller without a deadline of its own (the
+// provider always has one, the read's timeouts) is not held forever.
+func (c *Client) unchargedFor() time.Duration {
+	return time.Duration(c.cfg.MaxRetries+1) * c.cfg.MaxRetryWait
 }
 
 // charge counts one retry of the request against MaxRetries and reports
@@ -122,7 +130,10 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 			attempt = max(log.chargedRetries()-1, 0)
 		}
 		if wait, ok := retryAfter(resp); ok {
-			wait = min(wait, c.cfg.MaxRetryWait) // retryPolicy refused longer waits
+			// retryPolicy refused longer waits. A wait of 0, or a date
+			// already past (a server clock behind ours), is waited as the
+			// shortest backoff: retrying at once would hammer the server.
+			wait = max(min(wait, c.cfg.MaxRetryWait), minWait)
 			c.pause.extend(now().Add(wait))
 			c.cfg.Logger.Debug(resp.Request.Context(), "server asked to wait (Retry-After); pausing all requests", map[string]any{
 				"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),

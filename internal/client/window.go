@@ -27,7 +27,7 @@ type sendWindow struct {
 	sent     uint64 // requests sent so far: a request's ticket
 	cutAt    uint64 // the ticket of the last request sent before the last cut
 
-	successes atomic.Uint64 // answers that were not refusals, provider-wide
+	successes atomic.Uint64 // successful (2xx) answers, provider-wide
 }
 
 func newSendWindow(maxInFlight int) *sendWindow {
@@ -37,15 +37,13 @@ func newSendWindow(maxInFlight int) *sendWindow {
 
 func (w *sendWindow) limit() int { return w.size }
 
-// acquire waits for a place in the window and returns the request's ticket.
-func (w *sendWindow) acquire(ctx context.Context) (uint64, error) {
+// acquire waits for a place in the window.
+func (w *sendWindow) acquire(ctx context.Context) error {
 	w.mu.Lock()
 	if len(w.waiters) == 0 && w.inFlight < w.limit() {
 		w.inFlight++
-		w.sent++
-		t := w.sent
 		w.mu.Unlock()
-		return t, nil
+		return nil
 	}
 	ch := make(chan struct{})
 	w.waiters = append(w.waiters, ch)
@@ -56,13 +54,12 @@ func (w *sendWindow) acquire(ctx context.Context) (uint64, error) {
 // yieldIfOver gives the place back, and waits for it again at the head of
 // the queue, when the window was cut below the requests holding places:
 // requests that held theirs through a Retry-After pause would otherwise all
-// go out when it ends, as many as before the cut. It returns the request's
-// new ticket, or its old one when it keeps its place.
-func (w *sendWindow) yieldIfOver(ctx context.Context, ticket uint64) (uint64, error) {
+// go out when it ends, as many as before the cut.
+func (w *sendWindow) yieldIfOver(ctx context.Context) error {
 	w.mu.Lock()
 	if w.inFlight <= w.limit() {
 		w.mu.Unlock()
-		return ticket, nil
+		return nil
 	}
 	w.inFlight--
 	ch := make(chan struct{})
@@ -72,27 +69,34 @@ func (w *sendWindow) yieldIfOver(ctx context.Context, ticket uint64) (uint64, er
 }
 
 // await waits until admit hands ch a place, or ctx ends.
-func (w *sendWindow) await(ctx context.Context, ch chan struct{}) (uint64, error) {
+func (w *sendWindow) await(ctx context.Context, ch chan struct{}) error {
 	select {
 	case <-ch:
-		w.mu.Lock()
-		w.sent++
-		t := w.sent
-		w.mu.Unlock()
-		return t, nil
+		return nil
 	case <-ctx.Done():
 		w.mu.Lock()
 		for i, c := range w.waiters {
 			if c == ch {
 				w.waiters = append(w.waiters[:i], w.waiters[i+1:]...)
 				w.mu.Unlock()
-				return 0, ctx.Err()
+				return ctx.Err()
 			}
 		}
 		w.mu.Unlock()
 		w.release() // granted as ctx ended: hand the place on
-		return 0, ctx.Err()
+		return ctx.Err()
 	}
+}
+
+// send numbers a request as it goes out: its ticket. A refusal cuts the
+// window only for a request sent after the last cut, so the ticket is
+// taken at the send, not when the place was granted: a request that held
+// its place through a pause goes out after the cut that came with it.
+func (w *sendWindow) send() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sent++
+	return w.sent
 }
 
 // release gives a place back and lets waiters in, oldest first.
@@ -126,9 +130,15 @@ func (w *sendWindow) limited(ticket uint64) {
 	w.cutAt = w.sent
 }
 
-// succeeded grows the window after an answer that was not a refusal.
-func (w *sendWindow) succeeded() {
-	w.successes.Add(1)
+// answered grows the window after an answer that was not a refusal for the
+// rate. Only a success (2xx) counts as the client's progress, which lets
+// other requests' refusals go uncharged (retry.go): a redirect, or an
+// error the server answers at once, is no sign the limit lets requests
+// through.
+func (w *sendWindow) answered(success bool) {
+	if success {
+		w.successes.Add(1)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.size >= w.max {

@@ -112,6 +112,9 @@ func TestTwentyReadsShareOneRateLimit(t *testing.T) {
 	ideal := time.Duration(float64(reqs-counter.limited.Load()-burst) / rate * float64(time.Second))
 	t.Logf("%d requests, %d answered 429; wall %v, ideal %v ((requests served − burst) ÷ allowed rate): %.2f×",
 		reqs, counter.limited.Load(), wall.Round(time.Millisecond), ideal.Round(time.Millisecond), float64(wall)/float64(ideal))
+	if counter.limited.Load() == 0 {
+		t.Fatal("no request met the rate limit: the test proves nothing of sharing it")
+	}
 }
 
 // A refusal for the rate halves the window once per round: answers to
@@ -123,11 +126,10 @@ func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
 	ctx := context.Background()
 	var tickets []uint64
 	for range 8 {
-		tk, err := w.acquire(ctx)
-		if err != nil {
+		if err := w.acquire(ctx); err != nil {
 			t.Fatal(err)
 		}
-		tickets = append(tickets, tk)
+		tickets = append(tickets, w.send())
 	}
 	for _, tk := range tickets {
 		w.limited(tk) // eight refusals of one round: one cut
@@ -138,17 +140,17 @@ func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
 	}
 	// Only four go out now; the fifth waits.
 	for range 4 {
-		if _, err := w.acquire(ctx); err != nil {
+		if err := w.acquire(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if _, err := w.acquire(short); err == nil {
+	if err := w.acquire(short); err == nil {
 		t.Fatal("a fifth request went out with a window of 4")
 	}
 	// A refusal of a request sent after the cut cuts again.
-	w.limited(w.sent)
+	w.limited(w.send())
 	if w.limit() != 2 {
 		t.Fatalf("window %d after a second round, want 2", w.limit())
 	}
@@ -157,13 +159,13 @@ func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
 	}
 	// Growing back: 2 → 3 takes two answers, 3 → 4 three, and so on.
 	for range 2 {
-		w.succeeded()
+		w.answered(true)
 	}
 	if w.limit() != 3 {
 		t.Fatalf("window %d after 2 answers from 2, want 3", w.limit())
 	}
 	for range 100 {
-		w.succeeded()
+		w.answered(true)
 	}
 	if w.limit() != 8 {
 		t.Fatalf("window %d, want back at the maximum 8", w.limit())
@@ -279,7 +281,7 @@ func TestPauseEndsWithTheWindowsWorth(t *testing.T) {
 	w := newSendWindow(4)
 	gate := &pauseGate{}
 	gate.extend(time.Now().Add(400 * time.Millisecond))
-	network := &slowCounter{d: 30 * time.Millisecond}
+	network := &slowCounter{d: 200 * time.Millisecond} // long enough to overlap on a loaded machine
 	tr := &pauseTransport{gate: gate, window: w, base: network, logger: discardLogger{}}
 	var wg sync.WaitGroup
 	for range 4 {
@@ -306,5 +308,104 @@ func TestPauseEndsWithTheWindowsWorth(t *testing.T) {
 	}
 	if w.inFlight != 0 || len(w.waiters) != 0 {
 		t.Fatalf("in flight %d, waiting %d after every request", w.inFlight, len(w.waiters))
+	}
+}
+
+// A redirect is no progress of the client: a request that is redirected,
+// then refused for the rate, every time, has its retries charged and
+// fails after max_retries, instead of counting its own redirects as
+// others' progress and retrying until its deadline.
+func TestRedirectsAreNotProgress(t *testing.T) {
+	t.Parallel()
+	var refusals atomic.Int32
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if r.URL.Query().Get("r") == "" {
+			q := r.URL.Query()
+			q.Set("r", "1")
+			http.Redirect(w, r, r.URL.Path+"?"+q.Encode(), http.StatusFound)
+			return
+		}
+		refusals.Add(1)
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxRetries: 2, MaxConcurrency: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.Memberships(ctx, MembershipQuery{})
+	requireAPIError(t, err, http.StatusTooManyRequests)
+	if n := refusals.Load(); n != 3 {
+		t.Fatalf("%d refusals, want 3 (one attempt and max_retries 2)", n)
+	}
+}
+
+// A Retry-After of 0, or a date already past, is waited as the shortest
+// backoff, not retried at once.
+func TestRetryAfterInThePastWaitsTheShortestBackoff(t *testing.T) {
+	t.Parallel()
+	var refused atomic.Bool
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		if a.page == 1 && !refused.Swap(true) {
+			w.Header().Set("Retry-After", "Mon, 02 Jan 2006 15:04:05 GMT")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		serveList(syntheticIDs(3))(w, r, a)
+	})
+	const shortest = 300 * time.Millisecond
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, RetryWaitMin: shortest, RetryWaitMax: time.Second})
+	start := time.Now()
+	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < shortest {
+		t.Fatalf("the read took %v: the past Retry-After was retried at once, not after %v", took, shortest)
+	}
+}
+
+// refusingNetwork answers every request 429.
+type refusingNetwork struct{}
+
+func (refusingNetwork) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+}
+
+// Requests that held their places through a pause go out after the cut that
+// came with it: refused then, they cut the window again. (Numbered when
+// their places were granted, before the cut, they would not.)
+func TestRequestsSentAfterACutCutAgain(t *testing.T) {
+	t.Parallel()
+	w := newSendWindow(4)
+	gate := &pauseGate{}
+	gate.extend(time.Now().Add(200 * time.Millisecond))
+	tr := &pauseTransport{gate: gate, window: w, base: refusingNetwork{}, logger: discardLogger{}}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		w.mu.Lock()
+		held := w.inFlight
+		w.mu.Unlock()
+		if held == 2 {
+			break // both hold places, at the gate
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the requests did not take their places")
+		}
+	}
+	w.limited(w.send()) // the refusal that began the pause: 4 → 2
+	wg.Wait()
+	if got := w.limit(); got != 1 {
+		t.Fatalf("window %d after refusals sent after the cut, want 1", got)
 	}
 }

@@ -367,4 +367,7 @@ output "records" {
 		}
 	}
 	t.Logf("%d requests, %d answered 429", sb.Requests(""), limited)
+	if limited == 0 {
+		t.Fatal("no request met the rate limit: the test proves nothing of sharing it")
+	}
 }
