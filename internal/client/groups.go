@@ -1,0 +1,48 @@
+package client
+
+import (
+	"context"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+)
+
+// Group is one group record. The specification does not show its fields:
+// id, organization_id and name are kept where present, and RawJSON always.
+type Group struct {
+	ID             *string `json:"_id"`
+	AltID          *string `json:"id"`
+	OrganizationID *string `json:"organization_id"`
+	Name           *string `json:"name"`
+	RawJSON        string  `json:"-"`
+}
+
+func (g *Group) organizationValue() *string { return g.OrganizationID }
+
+func (g *Group) dedupKey() string {
+	if g.ID != nil {
+		return *g.ID
+	}
+	return deref(g.AltID)
+}
+
+func (g *Group) setRaw(r []byte) { g.RawJSON = string(r) }
+
+// GroupID is the group's _id, or its id where the API names it so.
+func (g *Group) GroupID() *string {
+	if g.ID != nil {
+		return g.ID
+	}
+	return g.AltID
+}
+
+// Groups reads every group, in API order. Their raw JSON is always kept:
+// the specification does not show the group fields.
+func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
+	req, err := c.countRequest(apispec.EndpointGroups, c.cfg.Paths[apispec.EndpointGroups], o.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
+		return checked[Group](c, req.endpoint)(readCountPages[Group](ctx, c, req, true, nil))
+	}, recordCount[Group])
+}

@@ -1,0 +1,51 @@
+package client
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+)
+
+// OrgMetric is one organization metrics record. It has no id.
+type OrgMetric struct {
+	OrganizationID    *string `json:"organization_id"`
+	MetricPeriodKey   *int64  `json:"metric_period_key"`
+	ActiveMemberships *int64  `json:"active_memberships"`
+	RawJSON           string  `json:"-"`
+}
+
+// OrgMetrics is a whole org metrics read.
+type OrgMetrics struct {
+	Results []OrgMetric
+	// TotalPages is the server's totalPages for the page size used.
+	TotalPages int
+}
+
+func (m *OrgMetric) organizationValue() *string { return m.OrganizationID }
+
+func (m *OrgMetric) dedupKey() string { return "" }
+
+func (m *OrgMetric) setRaw(r []byte) { m.RawJSON = string(r) }
+
+// OrgMetrics reads every organization metrics record, in API order.
+func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, error) {
+	size := o.PageSize
+	if size == 0 {
+		size = MaxLimit
+	}
+	if size < 1 || size > MaxLimit {
+		return nil, fmt.Errorf("org_metrics: page size %d is out of range 1..%d", size, MaxLimit)
+	}
+	req := pageRequest{endpoint: apispec.EndpointOrgMetrics, path: c.cfg.Paths[apispec.EndpointOrgMetrics], sizeParam: "limit", size: size}
+	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
+		m, err := readMetadataPages(ctx, c, req, o.KeepRaw)
+		if err == nil {
+			err = checkOrganization(c, req.endpoint, m.Results)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}, func(m *OrgMetrics) int { return len(m.Results) })
+}
