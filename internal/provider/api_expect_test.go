@@ -10,11 +10,13 @@ import (
 )
 
 // What each attribute of a record's state should hold, worked out from the
-// API's JSON for that record without the provider's code: the field names,
-// the derived status_name and the JSON text of undocumented shapes are
-// written here again on purpose, so a swapped, dropped or mistyped field in
-// ds_*.go disagrees with them. Values take the shapes of Terraform's JSON
-// state: string, json.Number, bool, []any, map[string]any, nil for null.
+// API's JSON for that record without the provider's code: each data
+// source's want<Record> in its ds_<name>_test.go, with the helpers here.
+// The field names, the derived status_name and the JSON text of
+// undocumented shapes are written there again on purpose, so a swapped,
+// dropped or mistyped field in ds_*.go disagrees with them. Values take the
+// shapes of Terraform's JSON state: string, json.Number, bool, []any,
+// map[string]any, nil for null.
 
 // fields is one API record, its values still JSON.
 type fields map[string]json.RawMessage
@@ -95,94 +97,6 @@ func rawOrNull(raw []byte, include bool) any {
 		return string(raw)
 	}
 	return nil
-}
-
-var wantStatusNames = map[string]string{"50": "prospective", "75": "pending", "100": "active", "300": "expired", "350": "cancelled"}
-
-func wantMembership(t *testing.T, raw []byte, includeRaw bool) map[string]any {
-	f := decodeFields(t, raw)
-	m := map[string]any{"id": f.text(t, "_id"), "status": f.number(t, "status"), "raw_json": rawOrNull(raw, includeRaw)}
-	for _, k := range []string{"organization_id", "external_id", "email", "display_name", "membership_type", "membership_name",
-		"joined", "expiration_date", "rebilling_date", "created", "updated", "customer_id", "subscription_id"} {
-		m[k] = f.text(t, k)
-	}
-	m["status_name"] = nil
-	if code, ok := m["status"].(json.Number); ok {
-		m["status_name"] = "unknown"
-		if name, known := wantStatusNames[string(code)]; known {
-			m["status_name"] = name
-		}
-	}
-	m["profile"] = nil
-	if !isNull(f["profile"]) {
-		p := decodeFields(t, f["profile"])
-		profile := map[string]any{"address": p.jsonText(t, "address")}
-		for _, k := range []string{"first_name", "last_name", "company", "phone", "job_title", "birthday", "gender", "facebook", "twitter", "linkedin"} {
-			profile[k] = p.text(t, k)
-		}
-		m["profile"] = profile
-	}
-	m["custom_answers"] = nil
-	if !isNull(f["custom_answers"]) {
-		var answers []json.RawMessage
-		if err := json.Unmarshal(f["custom_answers"], &answers); err != nil {
-			t.Fatal(err)
-		}
-		list := []any{}
-		for _, a := range answers {
-			af := decodeFields(t, a)
-			list = append(list, map[string]any{"question_id": af.text(t, "question_id"), "question": af.text(t, "question"), "answer": af.jsonText(t, "answer")})
-		}
-		m["custom_answers"] = list
-	}
-	return m
-}
-
-// wantIDsAndEmails: ids in API order, distinct non-null e-mails sorted.
-func wantIDsAndEmails(t *testing.T, records [][]byte) (ids, emails []any) {
-	ids, emails = []any{}, []any{}
-	seen := map[string]bool{}
-	var sorted []string
-	for _, r := range records {
-		f := decodeFields(t, r)
-		ids = append(ids, f.text(t, "_id"))
-		if e, ok := f.text(t, "email").(string); ok && !seen[e] {
-			seen[e] = true
-			sorted = append(sorted, e)
-		}
-	}
-	sort.Strings(sorted)
-	for _, e := range sorted {
-		emails = append(emails, e)
-	}
-	return ids, emails
-}
-
-func wantPayment(t *testing.T, raw []byte, includeRaw bool) map[string]any {
-	f := decodeFields(t, raw)
-	m := map[string]any{"id": f.text(t, "_id"), "membership_ids": f.textList(t, "membership_ids"), "raw_json": rawOrNull(raw, includeRaw)}
-	for _, k := range []string{"organization_id", "member_id", "channel", "currency", "payment_date", "created", "updated"} {
-		m[k] = f.text(t, k)
-	}
-	for _, k := range []string{"status", "subtotal", "total"} {
-		m[k] = f.number(t, k)
-	}
-	return m
-}
-
-func wantGroup(t *testing.T, raw []byte) map[string]any {
-	f := decodeFields(t, raw)
-	id := f.text(t, "_id")
-	if id == nil {
-		id = f.text(t, "id")
-	}
-	return map[string]any{"id": id, "organization_id": f.text(t, "organization_id"), "name": f.text(t, "name"), "raw_json": string(raw)}
-}
-
-func wantOrgMetric(t *testing.T, raw []byte, includeRaw bool) map[string]any {
-	f := decodeFields(t, raw)
-	return map[string]any{"organization_id": f.text(t, "organization_id"), "metric_period_key": f.number(t, "metric_period_key"),
-		"active_memberships": f.number(t, "active_memberships"), "raw_json": rawOrNull(raw, includeRaw)}
 }
 
 func each[T any](records [][]byte, want func([]byte) T) []any {

@@ -41,3 +41,36 @@ output "first_extra" {
 		}},
 	})
 }
+
+var _ = registerDataSourceTest(dsTest{
+	def: groupsDef, edge: edgeGroups,
+	sandboxJSON: func(sb *sandbox.Server) []json.RawMessage { return sb.GroupsJSON() },
+	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
+		return []attrCase{
+			{"all", `page_size = 2`, map[string]any{
+				"page_size": jsonNum(2), "groups": each(recs, func(r []byte) map[string]any { return wantGroup(t, r) }),
+			}},
+		}
+	},
+})
+
+// Groups without _id, which the sandbox does not generate.
+var edgeGroups = []string{
+	`{"_id":"g1","id":"alt","organization_id":"o","name":"Ünïcode 🚀"}`,
+	`{"id":"g2","name":null}`,
+	`{"_id":null,"id":null}`,
+	`{}`,
+}
+
+func wantGroup(t *testing.T, raw []byte) map[string]any {
+	f := decodeFields(t, raw)
+	id := f.text(t, "_id")
+	if id == nil {
+		id = f.text(t, "id")
+	}
+	return map[string]any{"id": id, "organization_id": f.text(t, "organization_id"), "name": f.text(t, "name"), "raw_json": string(raw)}
+}
+
+func TestAccFastPathEqualsFramework_groups(t *testing.T) {
+	testFastPathEqualsFramework(t, groupsDef, `page_size = 5`)
+}

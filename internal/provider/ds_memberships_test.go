@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"regexp"
+	"sort"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -209,4 +210,142 @@ output "names" {
 			},
 		}},
 	})
+}
+
+var _ = registerDataSourceTest(dsTest{
+	def: membershipsDef, edge: edgeMemberships,
+	sandboxJSON:   func(sb *sandbox.Server) []json.RawMessage { return sb.MembershipsJSON(nil) },
+	nullUnlessSet: []string{"timeouts", "fields", "records", "membership_types", "membership_names"},
+	everyAttribute: func(t *testing.T, recs [][]byte, sb *sandbox.Server) []attrCase {
+		ids, emails := wantIDsAndEmails(t, recs)
+		cases := []attrCase{
+			{"raw", `page_size = 4
+  include_raw_json = true`, map[string]any{
+				"status": nil, "page_size": jsonNum(4), "include_raw_json": true, "include_records": true,
+				"memberships": each(recs, wantWithRaw(t, wantMembership, true)), "ids": ids, "emails": emails,
+			}},
+			{"plain", ``, map[string]any{
+				"status": nil, "page_size": jsonNum(1000), "include_raw_json": false, "include_records": true,
+				"memberships": each(recs, wantWithRaw(t, wantMembership, false)), "ids": ids, "emails": emails,
+			}},
+			{"lean", `include_records = false
+  include_raw_json = true`, map[string]any{
+				"status": nil, "page_size": jsonNum(1000), "include_raw_json": true, "include_records": false,
+				"memberships": nil, "ids": ids, "emails": emails,
+			}},
+			{"fields", `fields = ["status_name", "profile", "id", "custom_answers", "email", "status"]
+  include_raw_json = true
+  page_size = 4`, map[string]any{
+				"status": nil, "page_size": jsonNum(4), "include_raw_json": true, "include_records": true,
+				"fields":      []any{"status_name", "profile", "id", "custom_answers", "email", "status"},
+				"memberships": nil, "ids": ids, "emails": emails,
+				"records": each(recs, only(wantWithRaw(t, wantMembership, true), "status_name", "profile", "id", "custom_answers", "email", "status")),
+			}},
+			{"fields_raw", `fields = ["raw_json", "membership_name"]
+  include_raw_json = true`, map[string]any{
+				"status": nil, "page_size": jsonNum(1000), "include_raw_json": true, "include_records": true,
+				"fields": []any{"raw_json", "membership_name"}, "memberships": nil, "ids": ids, "emails": emails,
+				"records": each(recs, only(wantWithRaw(t, wantMembership, true), "raw_json", "membership_name")),
+			}},
+		}
+		if sb == nil {
+			return cases
+		}
+		// The status filter, against the sandbox, which filters.
+		active := 100
+		activeRecs := rawRecords(sb.MembershipsJSON(&active))
+		activeIDs, activeEmails := wantIDsAndEmails(t, activeRecs)
+		return append(cases, attrCase{"active", `status = 100`, map[string]any{
+			"status": jsonNum(100), "page_size": jsonNum(1000), "include_raw_json": false, "include_records": true,
+			"memberships": each(activeRecs, wantWithRaw(t, wantMembership, false)), "ids": activeIDs, "emails": activeEmails,
+		}})
+	},
+})
+
+// The sandbox's generated records hold nulls, an absent field and unicode,
+// but no integer at the int64 edges, no null or string profile or address
+// and no non-string answer. These hand-written records hold them.
+var edgeMemberships = []string{
+	`{"_id":"e1","organization_id":"o","external_id":"x","email":"zoë@example.com","display_name":"Zoë 東京 🚀","membership_type":"t","membership_name":"Gold","status":100,"joined":"2024-01-02T00:00:00.000Z","expiration_date":"2025-01-02T00:00:00.000Z","rebilling_date":"2024-12-02T00:00:00.000Z","created":"2023-12-31T00:00:00.000Z","updated":"2024-02-03T00:00:00.000Z","customer_id":"cus","subscription_id":"sub","profile":{"first_name":"Zoë","last_name":"Ünal","company":"Ac&me <b>","phone":"+1 555","job_title":"CTO","birthday":"1990-05-06T00:00:00.000Z","gender":"f","facebook":"fb","twitter":"tw","linkedin":"li","address":{"city":"東京","line1":null}},"custom_answers":[{"question_id":"q1","question":"Why?","answer":"Because \"quoted\" \\ and \n newline"},{"question_id":"q2","question":null,"answer":["a",1,true]},{"question_id":"q3","question":"n","answer":{ "k" : 2 }}],"x_future":{"deep":[1,2,3]}}`,
+	`{"_id":"e2","email":null,"status":999,"profile":null,"custom_answers":[],"expiration_date":null}`,
+	`{"_id":null,"status":-9223372036854775808,"custom_answers":null}`,
+	`{"_id":"e4","email":"zoë@example.com","status":9223372036854775807,"profile":{"address":"1 Main St"},"membership_name":""}`,
+	`{}`,
+	`{"_id":"e6","email":"a@example.com","status":0,"profile":{"address":42},"custom_answers":[{"answer":null},{}]}`,
+}
+
+var wantStatusNames = map[string]string{"50": "prospective", "75": "pending", "100": "active", "300": "expired", "350": "cancelled"}
+
+func wantMembership(t *testing.T, raw []byte, includeRaw bool) map[string]any {
+	f := decodeFields(t, raw)
+	m := map[string]any{"id": f.text(t, "_id"), "status": f.number(t, "status"), "raw_json": rawOrNull(raw, includeRaw)}
+	for _, k := range []string{"organization_id", "external_id", "email", "display_name", "membership_type", "membership_name",
+		"joined", "expiration_date", "rebilling_date", "created", "updated", "customer_id", "subscription_id"} {
+		m[k] = f.text(t, k)
+	}
+	m["status_name"] = nil
+	if code, ok := m["status"].(json.Number); ok {
+		m["status_name"] = "unknown"
+		if name, known := wantStatusNames[string(code)]; known {
+			m["status_name"] = name
+		}
+	}
+	m["profile"] = nil
+	if !isNull(f["profile"]) {
+		p := decodeFields(t, f["profile"])
+		profile := map[string]any{"address": p.jsonText(t, "address")}
+		for _, k := range []string{"first_name", "last_name", "company", "phone", "job_title", "birthday", "gender", "facebook", "twitter", "linkedin"} {
+			profile[k] = p.text(t, k)
+		}
+		m["profile"] = profile
+	}
+	m["custom_answers"] = nil
+	if !isNull(f["custom_answers"]) {
+		var answers []json.RawMessage
+		if err := json.Unmarshal(f["custom_answers"], &answers); err != nil {
+			t.Fatal(err)
+		}
+		list := []any{}
+		for _, a := range answers {
+			af := decodeFields(t, a)
+			list = append(list, map[string]any{"question_id": af.text(t, "question_id"), "question": af.text(t, "question"), "answer": af.jsonText(t, "answer")})
+		}
+		m["custom_answers"] = list
+	}
+	return m
+}
+
+// wantIDsAndEmails: ids in API order, distinct non-null e-mails sorted.
+func wantIDsAndEmails(t *testing.T, records [][]byte) (ids, emails []any) {
+	ids, emails = []any{}, []any{}
+	seen := map[string]bool{}
+	var sorted []string
+	for _, r := range records {
+		f := decodeFields(t, r)
+		ids = append(ids, f.text(t, "_id"))
+		if e, ok := f.text(t, "email").(string); ok && !seen[e] {
+			seen[e] = true
+			sorted = append(sorted, e)
+		}
+	}
+	sort.Strings(sorted)
+	for _, e := range sorted {
+		emails = append(emails, e)
+	}
+	return ids, emails
+}
+
+func TestAccFastPathEqualsFramework_memberships(t *testing.T) {
+	testFastPathEqualsFramework(t, membershipsDef, `include_raw_json = true
+  page_size = 7`)
+}
+
+func TestAccFastPathEqualsFramework_membershipsLean(t *testing.T) {
+	testFastPathEqualsFramework(t, membershipsDef, `include_records = false`)
+}
+
+func TestAccFastPathEqualsFramework_membershipsFields(t *testing.T) {
+	testFastPathEqualsFramework(t, membershipsDef, `fields = ["profile", "email", "status", "raw_json", "custom_answers"]
+  include_raw_json = true
+  membership_names = ["Gold", "Family", ""]`)
 }

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/url"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -44,4 +47,49 @@ func TestAccOrgMetrics_empty(t *testing.T) {
 			},
 		}},
 	})
+}
+
+var _ = registerDataSourceTest(dsTest{
+	def: orgMetricsDef, edge: edgeOrgMetrics,
+	sandboxJSON: func(sb *sandbox.Server) []json.RawMessage { return sb.OrgMetricsJSON() },
+	page:        pageOfResults,
+	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
+		return []attrCase{
+			{"raw", `page_size = 3
+  include_raw_json = true`, map[string]any{
+				"page_size": jsonNum(3), "include_raw_json": true, "total_pages": jsonNum((len(recs) + 2) / 3),
+				"results": each(recs, wantWithRaw(t, wantOrgMetric, true)),
+			}},
+			{"plain", ``, map[string]any{
+				"page_size": jsonNum(100), "include_raw_json": false, "total_pages": jsonNum(min(len(recs), 1)),
+				"results": each(recs, wantWithRaw(t, wantOrgMetric, false)),
+			}},
+		}
+	},
+})
+
+// pageOfResults is the org metrics' paging: page and limit, the records
+// in results, with totalPages.
+func pageOfResults(q url.Values, recs []string) string {
+	page, limit := atLeastOne(q.Get("page"), 1), atLeastOne(q.Get("limit"), 25)
+	total := (len(recs) + limit - 1) / limit
+	return fmt.Sprintf(`{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, pageOf(recs, page, limit), page, limit, total)
+}
+
+var edgeOrgMetrics = []string{
+	`{"organization_id":"o","metric_period_key":202401,"active_memberships":9223372036854775807}`,
+	`{"organization_id":null,"metric_period_key":-9223372036854775808,"active_memberships":0}`,
+	`{"metric_period_key":null}`,
+	`{}`,
+}
+
+func wantOrgMetric(t *testing.T, raw []byte, includeRaw bool) map[string]any {
+	f := decodeFields(t, raw)
+	return map[string]any{"organization_id": f.text(t, "organization_id"), "metric_period_key": f.number(t, "metric_period_key"),
+		"active_memberships": f.number(t, "active_memberships"), "raw_json": rawOrNull(raw, includeRaw)}
+}
+
+func TestAccFastPathEqualsFramework_orgMetrics(t *testing.T) {
+	testFastPathEqualsFramework(t, orgMetricsDef, `include_raw_json = true
+  page_size = 4`)
 }

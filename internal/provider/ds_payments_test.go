@@ -43,3 +43,56 @@ data "joinit_payments" "all" {
 		}},
 	})
 }
+
+var _ = registerDataSourceTest(dsTest{
+	def: paymentsDef, edge: edgePayments,
+	sandboxJSON:   func(sb *sandbox.Server) []json.RawMessage { return sb.PaymentsJSON() },
+	nullUnlessSet: []string{"timeouts", "fields", "records"},
+	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
+		return []attrCase{
+			{"fields", `fields = ["membership_ids", "total", "id", "raw_json"]
+  page_size = 3`, map[string]any{
+				"page_size": jsonNum(3), "include_raw_json": false, "payments": nil,
+				"fields":  []any{"membership_ids", "total", "id", "raw_json"},
+				"records": each(recs, only(wantWithRaw(t, wantPayment, false), "membership_ids", "total", "id", "raw_json")),
+			}},
+			{"raw", `page_size = 3
+  include_raw_json = true`, map[string]any{
+				"page_size": jsonNum(3), "include_raw_json": true, "payments": each(recs, wantWithRaw(t, wantPayment, true)),
+			}},
+			{"plain", `timeouts {
+    read = "10m"
+  }`, map[string]any{
+				"page_size": jsonNum(1000), "include_raw_json": false, "payments": each(recs, wantWithRaw(t, wantPayment, false)),
+				"timeouts": map[string]any{"read": "10m"},
+			}},
+		}
+	},
+})
+
+var edgePayments = []string{
+	`{"_id":"p1","organization_id":"o","member_id":"acc","membership_ids":["m1",null,"ü"],"channel":"stripe","status":100,"currency":"EUR","subtotal":-9223372036854775808,"total":9223372036854775807,"payment_date":"2024-01-01T00:00:00.000Z","created":"2024-01-02T00:00:00.000Z","updated":"2024-01-03T00:00:00.000Z"}`,
+	`{"_id":"p2","membership_ids":null,"status":null,"subtotal":0,"total":-1}`,
+	`{"membership_ids":[],"member_email":"not@modelled"}`,
+	`{}`,
+}
+
+func wantPayment(t *testing.T, raw []byte, includeRaw bool) map[string]any {
+	f := decodeFields(t, raw)
+	m := map[string]any{"id": f.text(t, "_id"), "membership_ids": f.textList(t, "membership_ids"), "raw_json": rawOrNull(raw, includeRaw)}
+	for _, k := range []string{"organization_id", "member_id", "channel", "currency", "payment_date", "created", "updated"} {
+		m[k] = f.text(t, k)
+	}
+	for _, k := range []string{"status", "subtotal", "total"} {
+		m[k] = f.number(t, k)
+	}
+	return m
+}
+
+func TestAccFastPathEqualsFramework_paymentsFields(t *testing.T) {
+	testFastPathEqualsFramework(t, paymentsDef, `fields = ["total", "membership_ids", "id"]`)
+}
+
+func TestAccFastPathEqualsFramework_payments(t *testing.T) {
+	testFastPathEqualsFramework(t, paymentsDef, `include_raw_json = true`)
+}

@@ -19,11 +19,7 @@ import (
 
 func TestAccEveryAttribute_sandbox(t *testing.T) {
 	sb, url := startSandbox(t, sandbox.Options{Seed: 61, Memberships: 30, Payments: 20, Groups: 9, OrgMetrics: 10})
-	active := 100
-	config, checks := everyAttribute(t, apiRecords{
-		memberships: rawRecords(sb.MembershipsJSON(nil)), active: rawRecords(sb.MembershipsJSON(&active)),
-		payments: rawRecords(sb.PaymentsJSON()), groups: rawRecords(sb.GroupsJSON()), orgMetrics: rawRecords(sb.OrgMetricsJSON()),
-	})
+	config, checks := everyAttribute(t, func(d dsTest) ([][]byte, *sandbox.Server) { return rawRecords(d.sandboxJSON(sb)), sb })
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps:                    []resource.TestStep{{Config: providerBlock(url) + config, ConfigStateChecks: checks}},
@@ -31,21 +27,12 @@ func TestAccEveryAttribute_sandbox(t *testing.T) {
 }
 
 func TestAccEveryAttribute_edgeRecords(t *testing.T) {
-	url := fixtureAPI(t, edgeMemberships, edgePayments, edgeGroups, edgeOrgMetrics)
-	config, checks := everyAttribute(t, apiRecords{
-		memberships: asBytes(edgeMemberships), payments: asBytes(edgePayments),
-		groups: asBytes(edgeGroups), orgMetrics: asBytes(edgeOrgMetrics),
-	})
+	url := fixtureAPI(t, edgeRecords())
+	config, checks := everyAttribute(t, func(d dsTest) ([][]byte, *sandbox.Server) { return asBytes(d.edge), nil })
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps:                    []resource.TestStep{{Config: providerBlock(url) + config, ConfigStateChecks: checks}},
 	})
-}
-
-// apiRecords are the records the API holds; active, when set, are the
-// memberships with status 100.
-type apiRecords struct {
-	memberships, active, payments, groups, orgMetrics [][]byte
 }
 
 func rawRecords(recs []json.RawMessage) [][]byte {
@@ -56,104 +43,28 @@ func rawRecords(recs []json.RawMessage) [][]byte {
 	return out
 }
 
-// everyAttribute returns data sources reading recs in every mode (records
-// with and without raw JSON, the lean read, the status filter, small pages
-// so that several are read) and a check of each one's whole state.
-func everyAttribute(t *testing.T, recs apiRecords) (string, []statecheck.StateCheck) {
+// everyAttribute returns the reads every data source declares (records
+// with and without raw JSON, the lean read, filters, small pages so that
+// several are read) of the records the API holds, and a check of each
+// one's whole state.
+func everyAttribute(t *testing.T, held func(dsTest) ([][]byte, *sandbox.Server)) (string, []statecheck.StateCheck) {
 	t.Helper()
-	n := func(v int) json.Number { return json.Number(fmt.Sprint(v)) }
-	withRaw := func(want func(*testing.T, []byte, bool) map[string]any, raw bool) func([]byte) map[string]any {
-		return func(r []byte) map[string]any { return want(t, r, raw) }
-	}
-	ids, emails := wantIDsAndEmails(t, recs.memberships)
-	cases := []struct {
-		address, config string
-		want            map[string]any
-	}{
-		{"data.joinit_memberships.raw", `page_size = 4
-  include_raw_json = true`, map[string]any{
-			"status": nil, "page_size": n(4), "include_raw_json": true, "include_records": true,
-			"memberships": each(recs.memberships, withRaw(wantMembership, true)), "ids": ids, "emails": emails,
-		}},
-		{"data.joinit_memberships.plain", ``, map[string]any{
-			"status": nil, "page_size": n(1000), "include_raw_json": false, "include_records": true,
-			"memberships": each(recs.memberships, withRaw(wantMembership, false)), "ids": ids, "emails": emails,
-		}},
-		{"data.joinit_memberships.lean", `include_records = false
-  include_raw_json = true`, map[string]any{
-			"status": nil, "page_size": n(1000), "include_raw_json": true, "include_records": false,
-			"memberships": nil, "ids": ids, "emails": emails,
-		}},
-		{"data.joinit_memberships.fields", `fields = ["status_name", "profile", "id", "custom_answers", "email", "status"]
-  include_raw_json = true
-  page_size = 4`, map[string]any{
-			"status": nil, "page_size": n(4), "include_raw_json": true, "include_records": true,
-			"fields":      []any{"status_name", "profile", "id", "custom_answers", "email", "status"},
-			"memberships": nil, "ids": ids, "emails": emails,
-			"records": each(recs.memberships, only(withRaw(wantMembership, true), "status_name", "profile", "id", "custom_answers", "email", "status")),
-		}},
-		{"data.joinit_memberships.fields_raw", `fields = ["raw_json", "membership_name"]
-  include_raw_json = true`, map[string]any{
-			"status": nil, "page_size": n(1000), "include_raw_json": true, "include_records": true,
-			"fields": []any{"raw_json", "membership_name"}, "memberships": nil, "ids": ids, "emails": emails,
-			"records": each(recs.memberships, only(withRaw(wantMembership, true), "raw_json", "membership_name")),
-		}},
-		{"data.joinit_payments.fields", `fields = ["membership_ids", "total", "id", "raw_json"]
-  page_size = 3`, map[string]any{
-			"page_size": n(3), "include_raw_json": false, "payments": nil,
-			"fields":  []any{"membership_ids", "total", "id", "raw_json"},
-			"records": each(recs.payments, only(withRaw(wantPayment, false), "membership_ids", "total", "id", "raw_json")),
-		}},
-		{"data.joinit_payments.raw", `page_size = 3
-  include_raw_json = true`, map[string]any{
-			"page_size": n(3), "include_raw_json": true, "payments": each(recs.payments, withRaw(wantPayment, true)),
-		}},
-		{"data.joinit_payments.plain", `timeouts {
-    read = "10m"
-  }`, map[string]any{
-			"page_size": n(1000), "include_raw_json": false, "payments": each(recs.payments, withRaw(wantPayment, false)),
-			"timeouts": map[string]any{"read": "10m"},
-		}},
-		{"data.joinit_groups.all", `page_size = 2`, map[string]any{
-			"page_size": n(2), "groups": each(recs.groups, func(r []byte) map[string]any { return wantGroup(t, r) }),
-		}},
-		{"data.joinit_org_metrics.raw", `page_size = 3
-  include_raw_json = true`, map[string]any{
-			"page_size": n(3), "include_raw_json": true, "total_pages": n((len(recs.orgMetrics) + 2) / 3),
-			"results": each(recs.orgMetrics, withRaw(wantOrgMetric, true)),
-		}},
-		{"data.joinit_org_metrics.plain", ``, map[string]any{
-			"page_size": n(100), "include_raw_json": false, "total_pages": n(min(len(recs.orgMetrics), 1)),
-			"results": each(recs.orgMetrics, withRaw(wantOrgMetric, false)),
-		}},
-	}
-	if recs.active != nil {
-		activeIDs, activeEmails := wantIDsAndEmails(t, recs.active)
-		cases = append(cases, struct {
-			address, config string
-			want            map[string]any
-		}{"data.joinit_memberships.active", `status = 100`, map[string]any{
-			"status": n(100), "page_size": n(1000), "include_raw_json": false, "include_records": true,
-			"memberships": each(recs.active, withRaw(wantMembership, false)), "ids": activeIDs, "emails": activeEmails,
-		}})
-	}
 	var config strings.Builder
 	var checks []statecheck.StateCheck
-	for _, c := range cases {
-		parts := strings.Split(c.address, ".")
-		// Arguments a case does not set are null, and so are records
-		// without fields.
-		nullUnlessSet := map[string][]string{
-			"joinit_memberships": {"timeouts", "fields", "records", "membership_types", "membership_names"},
-			"joinit_payments":    {"timeouts", "fields", "records"},
-		}[parts[1]]
-		for _, name := range append(nullUnlessSet, "timeouts") {
-			if _, set := c.want[name]; !set {
-				c.want[name] = nil
+	for _, d := range registeredTests() {
+		typeName := "joinit_" + d.def.name
+		recs, sb := held(d)
+		for _, c := range d.everyAttribute(t, recs, sb) {
+			// Arguments a case does not set are null, and so are records
+			// without fields.
+			for _, name := range append(d.nullUnlessSet, "timeouts") {
+				if _, set := c.want[name]; !set {
+					c.want[name] = nil
+				}
 			}
+			fmt.Fprintf(&config, "data %q %q {\n  %s\n}\n", typeName, c.name, c.config)
+			checks = append(checks, stateMatches("data."+typeName+"."+c.name, c.want))
 		}
-		fmt.Fprintf(&config, "data %q %q {\n  %s\n}\n", parts[1], parts[2], c.config)
-		checks = append(checks, stateMatches(c.address, c.want))
 	}
 	return config.String(), checks
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -25,8 +26,10 @@ import (
 func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
 	t.Parallel()
 	sb := sandbox.New(sandbox.Options{Seed: 17, Memberships: 30, Payments: 20})
-	url := fixtureAPI(t, append(edgeMemberships, recordTexts(sb.MembershipsJSON(nil))...),
-		append(edgePayments, recordTexts(sb.PaymentsJSON())...), nil, nil)
+	url := fixtureAPI(t, map[string][]string{
+		apispec.EndpointMemberships: append(edgeMemberships, recordTexts(sb.MembershipsJSON(nil))...),
+		apispec.EndpointPayments:    append(edgePayments, recordTexts(sb.PaymentsJSON())...),
+	})
 	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +124,7 @@ func ptrAttrs(names ...string) []attr {
 func TestLeanAndChosenReadsDecodeOnlyWhatTheyReturn(t *testing.T) {
 	t.Parallel()
 	odd := `{"_id":"a","email":"a@example.com","membership_name":"Gold","display_name":5,"profile":"not an object","status":"active"}`
-	url := fixtureAPI(t, []string{odd}, nil, nil, nil)
+	url := fixtureAPI(t, map[string][]string{apispec.EndpointMemberships: {odd}})
 	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 	if err != nil {
 		t.Fatal(err)

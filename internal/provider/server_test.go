@@ -254,38 +254,6 @@ var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	},
 }
 
-func TestAccFastPathEqualsFramework_memberships(t *testing.T) {
-	testFastPathEqualsFramework(t, membershipsDef, `include_raw_json = true
-  page_size = 7`)
-}
-
-func TestAccFastPathEqualsFramework_membershipsLean(t *testing.T) {
-	testFastPathEqualsFramework(t, membershipsDef, `include_records = false`)
-}
-
-func TestAccFastPathEqualsFramework_membershipsFields(t *testing.T) {
-	testFastPathEqualsFramework(t, membershipsDef, `fields = ["profile", "email", "status", "raw_json", "custom_answers"]
-  include_raw_json = true
-  membership_names = ["Gold", "Family", ""]`)
-}
-
-func TestAccFastPathEqualsFramework_paymentsFields(t *testing.T) {
-	testFastPathEqualsFramework(t, paymentsDef, `fields = ["total", "membership_ids", "id"]`)
-}
-
-func TestAccFastPathEqualsFramework_payments(t *testing.T) {
-	testFastPathEqualsFramework(t, paymentsDef, `include_raw_json = true`)
-}
-
-func TestAccFastPathEqualsFramework_groups(t *testing.T) {
-	testFastPathEqualsFramework(t, groupsDef, `page_size = 5`)
-}
-
-func TestAccFastPathEqualsFramework_orgMetrics(t *testing.T) {
-	testFastPathEqualsFramework(t, orgMetricsDef, `include_raw_json = true
-  page_size = 4`)
-}
-
 // testFastPathEqualsFramework serves the edge records followed by some of
 // the sandbox's, so both unusual and ordinary records are compared.
 func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) {
@@ -293,11 +261,11 @@ func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) 
 	// would see other records, and fail the comparison.
 	seed := int64(crc32.ChecksumIEEE([]byte(t.Name())))
 	sb := sandbox.New(sandbox.Options{Seed: seed, Memberships: 20, Payments: 10, Groups: 6, OrgMetrics: 7})
-	url := fixtureAPI(t,
-		append(edgeMemberships, recordTexts(sb.MembershipsJSON(nil))...),
-		append(edgePayments, recordTexts(sb.PaymentsJSON())...),
-		append(edgeGroups, recordTexts(sb.GroupsJSON())...),
-		append(edgeOrgMetrics, recordTexts(sb.OrgMetricsJSON())...))
+	records := map[string][]string{}
+	for _, d := range registeredTests() {
+		records[d.def.name] = append(d.edge[:len(d.edge):len(d.edge)], recordTexts(d.sandboxJSON(sb))...)
+	}
+	url := fixtureAPI(t, records)
 	address := "data.joinit_" + def.name + ".x"
 	config := providerBlock(url) + "data \"joinit_" + def.name + "\" \"x\" {\n  " + args + "\n}\n"
 	var fast, framework []statecheck.StateCheck

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -159,10 +160,10 @@ func TestUnknownStatusWarns(t *testing.T) {
 func TestFilterWarningQuotesServerTextRedacted(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 200)
-	url := fixtureAPI(t, []string{
+	url := fixtureAPI(t, map[string][]string{apispec.EndpointMemberships: {
 		`{"_id":"m-1","status":100,"membership_name":"Gold ` + sandbox.DefaultToken + `"}`,
 		`{"_id":"m-2","status":100,"membership_name":"` + long + `"}`,
-	}, nil, nil, nil)
+	}})
 	fast, framework := readOnBothPaths(t, url, map[string]tftypes.Value{
 		"membership_names": stringSet("Platinum"), "status": tftypes.NewValue(tftypes.Number, 100),
 	})

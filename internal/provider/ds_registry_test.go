@@ -1,0 +1,101 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// The suites that cover every data source at once (every_attribute_test.go,
+// the fixture API of fixture_api_test.go, the fast path's equality in
+// server_test.go) iterate what each data source declares of itself, in its
+// own ds_<name>_test.go, with
+//
+//	var _ = registerDataSourceTest(dsTest{...})
+//
+// so that a new data source adds its expectations in its own test file.
+
+// dsTest is what those suites need of one data source.
+type dsTest struct {
+	def *dataSourceDef
+	// edge are hand-written records at the edges the sandbox's generated
+	// records do not reach.
+	edge []string
+	// sandboxJSON are the sandbox's records of the data source's endpoint.
+	sandboxJSON func(*sandbox.Server) []json.RawMessage
+	// page is one page of records as the endpoint answers it; nil for the
+	// specification's list paging (page and count, a JSON array).
+	page func(q url.Values, recs []string) string
+	// nullUnlessSet are the attributes TestAccEveryAttribute expects null
+	// when a case does not set them ("timeouts" always is).
+	nullUnlessSet []string
+	// everyAttribute are the reads of TestAccEveryAttribute: each a
+	// configuration of the data source reading recs, and the whole state
+	// it should have. sb holds recs, or is nil for the edge records.
+	everyAttribute func(t *testing.T, recs [][]byte, sb *sandbox.Server) []attrCase
+}
+
+// attrCase is one data source block of TestAccEveryAttribute: its name,
+// its arguments and the whole state it should have.
+type attrCase struct {
+	name, config string
+	want         map[string]any
+}
+
+var dsTests = map[string]dsTest{}
+
+func registerDataSourceTest(d dsTest) bool {
+	if _, dup := dsTests[d.def.name]; dup {
+		panic("two tests registered for joinit_" + d.def.name)
+	}
+	dsTests[d.def.name] = d
+	return true
+}
+
+// registeredTests are the declarations in the provider's order.
+func registeredTests() []dsTest {
+	out := make([]dsTest, 0, len(dsTests))
+	for _, def := range orderedDefs() {
+		if d, ok := dsTests[def.name]; ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Every data source declares what the cross-cutting suites need, so none
+// is left out of them; and its name is an endpoint's, which is how the
+// fixture API finds its path.
+func TestEveryDataSourceIsInTheCrossCuttingSuites(t *testing.T) {
+	t.Parallel()
+	paths := apispec.DefaultPaths()
+	for _, def := range orderedDefs() {
+		d, ok := dsTests[def.name]
+		switch {
+		case !ok:
+			t.Errorf("joinit_%s: no registerDataSourceTest in ds_%s_test.go", def.name, def.name)
+		case d.def != def:
+			t.Errorf("joinit_%s: registered with another definition", def.name)
+		case len(d.edge) == 0 || d.sandboxJSON == nil || d.everyAttribute == nil:
+			t.Errorf("joinit_%s: its registration lacks edge records, sandbox records or everyAttribute cases", def.name)
+		}
+		if _, ok := paths[def.name]; !ok {
+			t.Errorf("joinit_%s: no endpoint of that name in apispec.Endpoints", def.name)
+		}
+	}
+	if len(dsTests) != len(orderedDefs()) {
+		t.Errorf("%d registered, %d data sources", len(dsTests), len(orderedDefs()))
+	}
+}
+
+// jsonNum is an integer as Terraform's JSON state writes it.
+func jsonNum(v int) json.Number { return json.Number(fmt.Sprint(v)) }
+
+// wantWithRaw fixes the include_raw_json of a record's expectation.
+func wantWithRaw(t *testing.T, want func(*testing.T, []byte, bool) map[string]any, raw bool) func([]byte) map[string]any {
+	return func(r []byte) map[string]any { return want(t, r, raw) }
+}
