@@ -44,7 +44,6 @@ output "first_extra" {
 
 var _ = registerDataSourceTest(dsTest{
 	def: groupsDef, edge: edgeGroups,
-	sandboxJSON: func(sb *sandbox.Server) []json.RawMessage { return sb.GroupsJSON() },
 	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
 		return []attrCase{
 			{"all", `page_size = 2`, map[string]any{

@@ -214,7 +214,6 @@ output "names" {
 
 var _ = registerDataSourceTest(dsTest{
 	def: membershipsDef, edge: edgeMemberships,
-	sandboxJSON:   func(sb *sandbox.Server) []json.RawMessage { return sb.MembershipsJSON(nil) },
 	nullUnlessSet: []string{"timeouts", "fields", "records", "membership_types", "membership_names"},
 	everyAttribute: func(t *testing.T, recs [][]byte, sb *sandbox.Server) []attrCase {
 		ids, emails := wantIDsAndEmails(t, recs)

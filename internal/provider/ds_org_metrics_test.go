@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"testing"
@@ -51,8 +50,7 @@ func TestAccOrgMetrics_empty(t *testing.T) {
 
 var _ = registerDataSourceTest(dsTest{
 	def: orgMetricsDef, edge: edgeOrgMetrics,
-	sandboxJSON: func(sb *sandbox.Server) []json.RawMessage { return sb.OrgMetricsJSON() },
-	page:        pageOfResults,
+	page: pageOfResults,
 	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
 		return []attrCase{
 			{"raw", `page_size = 3

@@ -260,10 +260,10 @@ func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) 
 	// Data of this test's own: a read that reached another test's server
 	// would see other records, and fail the comparison.
 	seed := int64(crc32.ChecksumIEEE([]byte(t.Name())))
-	sb := sandbox.New(sandbox.Options{Seed: seed, Memberships: 20, Payments: 10, Groups: 6, OrgMetrics: 7})
+	sb := sandbox.New(sandbox.Options{Seed: seed, Memberships: 20, Payments: 10, Groups: 6, OrgMetrics: 7, Records: sandboxRecords(7)})
 	records := map[string][]string{}
 	for _, d := range registeredTests() {
-		records[d.def.name] = append(d.edge[:len(d.edge):len(d.edge)], recordTexts(d.sandboxJSON(sb))...)
+		records[d.def.name] = append(d.edge[:len(d.edge):len(d.edge)], recordTexts(sb.RecordsJSON(d.def.name))...)
 	}
 	url := fixtureAPI(t, records)
 	address := "data.joinit_" + def.name + ".x"

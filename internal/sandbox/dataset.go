@@ -8,17 +8,6 @@ import (
 	"sync/atomic"
 )
 
-// Endpoint indexes; endpointNames maps them to the public names.
-const (
-	epMemberships = iota
-	epPayments
-	epGroups
-	epOrgMetrics
-	numEndpoints
-)
-
-var endpointNames = [numEndpoints]string{EndpointMemberships, EndpointPayments, EndpointGroups, EndpointOrgMetrics}
-
 // chunkSize is how many records share one random stream and one encoding
 // arena. It is fixed, so the data does not depend on the number of CPUs.
 const chunkSize = 2048
@@ -41,72 +30,18 @@ type dataset struct {
 	memberIDs []string // ids of the generated memberships, which payments reference
 }
 
-func newDataset(seed int64, nMemberships, nPayments, nGroups, nMetrics int) *dataset {
-	g := newGenerator(seed)
-	d := &dataset{gen: g}
-
-	// Memberships first: payments reference their ids.
-	type mchunk struct {
-		recs     [][]byte
-		statuses []int
-		ids      []string
-	}
-	mch := make([]mchunk, chunks(nMemberships))
-	parallel(len(mch), func(c int) {
-		lo, hi := c*chunkSize, min((c+1)*chunkSize, nMemberships)
-		r := g.rng(uint64(kindMembership)<<48 | uint64(c))
-		e := newEncoder()
-		out := mchunk{statuses: make([]int, 0, hi-lo), ids: make([]string, 0, hi-lo)}
-		var emails []*string // non-null e-mails of this chunk, for duplicates
-		var first membershipRec
-		for i := lo; i < hi; i++ {
-			status := randomStatus(r)
-			if nMemberships >= 12 && i < 12 {
-				status = g.firstStatuses[i]
-			}
-			var dup *string
-			if len(emails) > 0 && chance(r, 6) {
-				dup = emails[r.IntN(len(emails))]
-			}
-			m := g.membership(r, uint32(i), status, dup)
-			if nMemberships >= 12 && i < 12 {
-				g.forceFirst(i, &m, &first)
-			}
-			if i == 0 {
-				first = m
-			}
-			if m.Email != nil && dup == nil {
-				emails = append(emails, m.Email)
-			}
-			e.add(&m)
-			out.statuses = append(out.statuses, m.Status)
-			out.ids = append(out.ids, m.ID)
+func newDataset(seed int64, counts [numEndpoints]int) *dataset {
+	d := &dataset{gen: newGenerator(seed)}
+	// In the order of apispec.Endpoints: payments reference the memberships.
+	for ep, name := range endpointNames {
+		m, ok := recordMakers[name]
+		if !ok {
+			panic("sandbox: no registerRecords for endpoint " + name)
 		}
-		out.recs = e.records()
-		mch[c] = out
-	})
-	for _, c := range mch {
-		d.lists[epMemberships] = append(d.lists[epMemberships], c.recs...)
-		d.statuses = append(d.statuses, c.statuses...)
-		d.memberIDs = append(d.memberIDs, c.ids...)
+		d.lists[ep] = m.generate(d, counts[ep])
+		d.nextSeq[ep] = uint32(counts[ep])
 	}
 	d.indexStatuses()
-
-	d.lists[epPayments] = buildChunked(g, kindPayment, nPayments, func(r *rand.Rand, i int) any {
-		p := g.payment(r, uint32(i), d.memberIDs)
-		return &p
-	})
-	d.lists[epGroups] = buildChunked(g, kindGroup, nGroups, func(r *rand.Rand, i int) any {
-		gr := g.group(r, uint32(i))
-		return &gr
-	})
-	e := newEncoder()
-	for _, m := range g.orgMetrics(nMetrics) {
-		e.add(&m)
-	}
-	d.lists[epOrgMetrics] = e.records()
-
-	d.nextSeq = [numEndpoints]uint32{uint32(nMemberships), uint32(nPayments), uint32(nGroups), uint32(nMetrics)}
 	return d
 }
 
@@ -173,40 +108,22 @@ func (d *dataset) records(ep int, status *int) [][]byte {
 }
 
 // insertFront adds n new records at the front of an endpoint's list, as if
-// they had been created while a client was paging. Only memberships,
-// payments and groups take inserts; org metrics are monthly periods.
+// they had been created while a client was paging. An endpoint without an
+// insert (org metrics, which are monthly periods) takes none.
 func (d *dataset) insertFront(ep, n int) {
-	if n <= 0 || ep == epOrgMetrics {
+	insert := recordMakers[endpointNames[ep]].insert
+	if n <= 0 || insert == nil {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.batches++
-	g := d.gen
-	r := g.rng(streamInsert | uint64(d.batches)<<8 | uint64(ep))
-	e := newEncoder()
-	var statuses []int
-	for range n {
-		seq := d.nextSeq[ep]
-		d.nextSeq[ep]++
-		switch ep {
-		case epMemberships:
-			m := g.membership(r, seq, randomStatus(r), nil)
-			statuses = append(statuses, m.Status)
-			e.add(&m)
-		case epPayments:
-			p := g.payment(r, seq, d.memberIDs)
-			e.add(&p)
-		case epGroups:
-			gr := g.group(r, seq)
-			e.add(&gr)
-		}
-	}
-	old := d.lists[ep]
-	d.lists[ep] = append(e.records(), old...)
+	r := d.gen.rng(streamInsert | uint64(d.batches)<<8 | uint64(ep))
+	seq := d.nextSeq[ep]
+	d.nextSeq[ep] += uint32(n)
+	d.lists[ep] = append(insert(d, r, seq, n), d.lists[ep]...)
 	if ep == epMemberships {
-		d.statuses = append(statuses, d.statuses...)
-		d.indexStatuses()
+		d.indexStatuses() // insert put the new statuses in front
 	}
 }
 
@@ -244,6 +161,18 @@ func (s *Server) GroupsJSON() []json.RawMessage { return raw(s.data.records(epGr
 // OrgMetricsJSON returns the org metrics records in server order. The bytes
 // are shared with the server: do not modify them.
 func (s *Server) OrgMetricsJSON() []json.RawMessage { return raw(s.data.records(epOrgMetrics, nil)) }
+
+// RecordsJSON returns the records of the endpoint of that name (an
+// apispec endpoint name) in server order; nil for an unknown name. The
+// bytes are shared with the server: do not modify them.
+func (s *Server) RecordsJSON(endpoint string) []json.RawMessage {
+	for ep, name := range endpointNames {
+		if name == endpoint {
+			return raw(s.data.records(ep, nil))
+		}
+	}
+	return nil
+}
 
 // OrganizationID is the organization_id every generated record carries:
 // what a client's organization guard must be set to for this sandbox.

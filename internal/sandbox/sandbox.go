@@ -81,10 +81,13 @@ type Options struct {
 	Payments    int
 	Groups      int
 	OrgMetrics  int
-	PathPrefix  string // optional prefix before every path, e.g. "/proxy"
-	Paths       Paths  // endpoints it does not name take DefaultPaths()
-	Faults      Faults
-	OAuth       OAuthOptions // the authorization-code flow; off when OAuth.ClientID is ""
+	// Records are numbers of records by endpoint name, for an endpoint
+	// without a field above; a field above, when not 0, wins over it.
+	Records    map[string]int
+	PathPrefix string // optional prefix before every path, e.g. "/proxy"
+	Paths      Paths  // endpoints it does not name take DefaultPaths()
+	Faults     Faults
+	OAuth      OAuthOptions // the authorization-code flow; off when OAuth.ClientID is ""
 
 	// Logf, when set, receives one line per request (method, path, query
 	// with tokens redacted, status). The demo command uses it for -v.
@@ -127,11 +130,29 @@ func New(opts Options) *Server {
 	for ep, name := range endpointNames {
 		s.routes[s.prefix+p[name]] = ep
 	}
-	s.data = newDataset(opts.Seed, max(opts.Memberships, 0), max(opts.Payments, 0),
-		max(opts.Groups, 0), max(opts.OrgMetrics, 0))
+	s.data = newDataset(opts.Seed, opts.counts())
 	s.flt.set(opts.Faults)
 	s.oauth = newOAuthServer(opts.OAuth)
 	return s
+}
+
+// counts are the numbers of records by endpoint index, none below 0.
+func (o Options) counts() [numEndpoints]int {
+	byName := map[string]int{}
+	for name, n := range o.Records {
+		byName[name] = n
+	}
+	for name, n := range map[string]int{EndpointMemberships: o.Memberships, EndpointPayments: o.Payments,
+		EndpointGroups: o.Groups, EndpointOrgMetrics: o.OrgMetrics} {
+		if n != 0 {
+			byName[name] = n
+		}
+	}
+	var out [numEndpoints]int
+	for ep, name := range endpointNames {
+		out[ep] = max(byName[name], 0)
+	}
+	return out
 }
 
 // normalizePrefix turns "proxy/", "/proxy/" and "/proxy" into "/proxy", and
