@@ -17,7 +17,8 @@ import (
 // dataSourceDef is everything one data source is: its schema, declared once
 // as attrs, and how it reads. Both the framework's Read and the fast
 // ReadDataSource of server.go serve it. A data source declares it with
-// newDataSourceDef, in its ds_*.go.
+// registerDataSource, in its ds_*.go, which is also what makes the
+// provider serve it.
 type dataSourceDef struct {
 	name        string // the type name without the provider prefix
 	description string
@@ -45,9 +46,13 @@ type dataSource[S any] struct {
 	read              func(context.Context, *client.Client, *S) error // the API call
 }
 
-// newDataSourceDef makes the definition of a declared data source. Every
-// one also gets the timeouts block: S must embed withTimeouts.
-func newDataSourceDef[S any, PS interface {
+// registeredDefs are the data sources the provider serves, by name.
+var registeredDefs = map[string]*dataSourceDef{}
+
+// registerDataSource makes the definition of a declared data source and
+// has the provider serve it. Every one also gets the timeouts block: S must
+// embed withTimeouts.
+func registerDataSource[S any, PS interface {
 	*S
 	timeoutsHolder
 }](ds dataSource[S]) *dataSourceDef {
@@ -60,6 +65,10 @@ func newDataSourceDef[S any, PS interface {
 	if ds.check != nil {
 		d.check = func(state any) error { return ds.check(parentAs[S](state)) }
 	}
+	if _, dup := registeredDefs[d.name]; dup {
+		panic("two data sources named joinit_" + d.name)
+	}
+	registeredDefs[d.name] = d
 	return d
 }
 

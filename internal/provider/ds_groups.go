@@ -12,7 +12,7 @@ type groupsState struct {
 	groups   []client.Group
 }
 
-var groupsDef = newDataSourceDef(dataSource[groupsState]{
+var groupsDef = registerDataSource(dataSource[groupsState]{
 	name: "groups",
 	description: "Reads the organization's groups, in API order. The API specification does not show the fields of a group record: " +
 		"`id`, `organization_id` and `name` are set where the API sends them, and `raw_json` always holds the whole record for `jsondecode`.",

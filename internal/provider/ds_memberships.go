@@ -29,7 +29,7 @@ type membershipsState struct {
 
 func (s *membershipsState) readWarnings() []readWarning { return s.warnings }
 
-var membershipsDef = newDataSourceDef(dataSource[membershipsState]{
+var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	name: "memberships",
 	description: "Reads the organization's memberships, optionally filtered by status, in API order. " +
 		"Every page is read, or the read fails: a partial list is never returned. " +

@@ -14,7 +14,7 @@ type orgMetricsState struct {
 	results        []client.OrgMetric
 }
 
-var orgMetricsDef = newDataSourceDef(dataSource[orgMetricsState]{
+var orgMetricsDef = registerDataSource(dataSource[orgMetricsState]{
 	name:        "org_metrics",
 	description: "Reads the organization's metrics records from the paginated metrics endpoint (page and limit, with totalPages metadata), in API order.",
 	read:        readOrgMetrics,

@@ -17,7 +17,7 @@ type paymentsState struct {
 // paymentFields are the attributes `fields` chooses from.
 var paymentFields = recordFields{what: "payment", attrs: paymentAttrs(), json: map[string]string{"id": "_id", "raw_json": ""}}
 
-var paymentsDef = newDataSourceDef(dataSource[paymentsState]{
+var paymentsDef = registerDataSource(dataSource[paymentsState]{
 	name:        "payments",
 	description: "Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
 	read:        readPayments,

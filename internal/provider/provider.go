@@ -4,6 +4,9 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -76,9 +79,12 @@ func (p *joinitProvider) DataSources(context.Context) []func() datasource.DataSo
 
 func (p *joinitProvider) Resources(context.Context) []func() resource.Resource { return nil }
 
-// orderedDefs lists every data source once.
+// orderedDefs lists every data source once, by name: each registers
+// itself in its ds_<name>.go (registerDataSource).
 func orderedDefs() []*dataSourceDef {
-	return []*dataSourceDef{membershipsDef, groupsDef, paymentsDef, orgMetricsDef}
+	out := slices.Collect(maps.Values(registeredDefs))
+	slices.SortFunc(out, func(a, b *dataSourceDef) int { return strings.Compare(a.name, b.name) })
+	return out
 }
 
 // dataSourceDefs indexes the data sources by full type name.
