@@ -102,8 +102,16 @@ func endpointPathsAttribute() schema.SingleNestedAttribute {
 	}
 	return schema.SingleNestedAttribute{
 		Optional: true,
-		Description: "Overrides of the endpoint paths. The API specification shows the full paths of " + strings.Join(shown, " and ") +
-			" only; the " + strings.Join(assumed, " and ") + " defaults are an assumption.",
+		Description: "Overrides of the endpoint paths. The API specification shows the full paths of " + andList(shown) +
+			" only; the " + andList(assumed) + " defaults are an assumption.",
 		Attributes: attrs,
 	}
+}
+
+// andList writes names as prose: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

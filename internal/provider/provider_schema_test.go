@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 var updateReadme = flag.Bool("update-readme", false, "rewrite README.md's settings table from the provider schema (make readme)")
@@ -55,7 +56,7 @@ func TestSettingsTableRowsFollowSchema(t *testing.T) {
 			t.Errorf("the settings table has no row starting %q:\n%s", want, table)
 		}
 	}
-	if n := strings.Count(table, "\n") - 2; n != len(providerSchema().Attributes)+4 {
+	if n := strings.Count(table, "\n") - 2; n != len(providerSchema().Attributes)+len(apispec.Endpoints) {
 		t.Errorf("the settings table has %d rows, want one per argument and per endpoint path:\n%s", n, table)
 	}
 }
@@ -130,4 +131,15 @@ func replaceSettingsTable(readme, table string) (string, error) {
 	}
 	head := readme[:start+len(readmeSettingsBegin)]
 	return head + "\n" + table + readme[end:], nil
+}
+
+// The endpoint_paths description names the endpoints as prose, however
+// many a new apispec row makes them.
+func TestAndList(t *testing.T) {
+	t.Parallel()
+	for want, names := range map[string][]string{"": nil, "a": {"a"}, "a and b": {"a", "b"}, "a, b and c": {"a", "b", "c"}} {
+		if got := andList(names); got != want {
+			t.Errorf("andList(%q) = %q, want %q", names, got, want)
+		}
+	}
 }
