@@ -10,13 +10,14 @@ type accumulator[T any, PT interface {
 	out        []T
 	seen       map[string]struct{}
 	duplicates int
+	guard      orgGuard
 }
 
 func newAccumulator[T any, PT interface {
 	*T
 	record
-}]() *accumulator[T, PT] {
-	return &accumulator[T, PT]{seen: map[string]struct{}{}}
+}](guard orgGuard) *accumulator[T, PT] {
+	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: guard}
 }
 
 // keep appends the records not seen before and returns how many it kept.
@@ -27,6 +28,7 @@ func (a *accumulator[T, PT]) keep(records []decodedRecord[T], keepRaw bool) int 
 	fresh := 0
 	for i := range records {
 		d := &records[i]
+		a.guard.see(PT(&d.rec))
 		if key := PT(&d.rec).dedupKey(); key != "" {
 			if _, dup := a.seen[key]; dup {
 				a.duplicates++

@@ -44,6 +44,9 @@ func readCountPages[T any, PT interface {
 		err = r.read()
 		reread = true
 	}
+	if err == nil {
+		err = r.acc.guard.err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +98,7 @@ func newCountReader[T any, PT interface {
 }](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only fieldMask, maxInFlight int) *countReader[T, PT] {
 	return &countReader[T, PT]{
 		ctx: ctx, c: c, req: req, keepRaw: keepRaw, only: only, maxInFlight: maxInFlight,
-		acc:      newAccumulator[T, PT](),
+		acc:      newAccumulator[T, PT](c.newOrgGuard(req.endpoint)),
 		digests:  map[uint64]int{},
 		pageSize: req.size, count: req.size,
 	}

@@ -98,7 +98,7 @@ func FuzzDecodeCountPage(f *testing.F) {
 			keys[i] = deref(d.rec.ID)
 		}
 
-		acc := newAccumulator[Membership]()
+		acc := newAccumulator[Membership](orgGuard{})
 		fresh := acc.keep(recs, true)
 		// The accumulator keeps the first occurrence of each id, in order,
 		// and every record without an id.

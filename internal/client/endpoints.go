@@ -17,23 +17,6 @@ type ListOptions struct {
 	Fields []string
 }
 
-// checked passes a read's records on when the organization guard holds for
-// them, and fails the read when it does not.
-func checked[T any, PT interface {
-	*T
-	withOrganization
-}](c *Client, endpoint string) func([]T, error) ([]T, error) {
-	return func(recs []T, err error) ([]T, error) {
-		if err == nil {
-			err = checkOrganization[T, PT](c, endpoint, recs)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return recs, nil
-	}
-}
-
 func (c *Client) countRequest(endpoint, path string, size int) (pageRequest, error) {
 	if size == 0 {
 		size = MaxCount

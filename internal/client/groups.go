@@ -43,6 +43,6 @@ func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
 		return nil, err
 	}
 	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
-		return checked[Group](c, req.endpoint)(readCountPages[Group](ctx, c, req, true, nil))
+		return readCountPages[Group](ctx, c, req, true, nil)
 	}, recordCount[Group])
 }

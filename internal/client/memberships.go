@@ -120,7 +120,6 @@ func readMemberships[T any, PT interface {
 	*T
 	record
 	withStatus
-	withOrganization
 }](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
 	req, err := c.countRequest(apispec.EndpointMemberships, c.cfg.Paths[apispec.EndpointMemberships], q.PageSize)
 	if err != nil {
@@ -138,9 +137,6 @@ func readMemberships[T any, PT interface {
 	}
 	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+kind+"|"+only.key(), func(ctx context.Context) ([]T, error) {
 		ms, err := readCountPages[T, PT](ctx, c, req, q.KeepRaw, only)
-		if err == nil {
-			err = checkOrganization[T, PT](c, req.endpoint, ms)
-		}
 		if err != nil || q.Status == nil {
 			return ms, err
 		}

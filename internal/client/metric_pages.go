@@ -48,7 +48,7 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 		return p, nil
 	}
 
-	acc := newAccumulator[OrgMetric]()
+	acc := newAccumulator[OrgMetric](c.newOrgGuard(req.endpoint))
 	total, firstTotal := 0, 0
 	emptyAt := 0        // the first page before totalPages that came back empty
 	servesLess := false // a page before the last held fewer results than asked for
@@ -92,6 +92,9 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 		return pagePlan{done: true}, nil
 	}
 	pages, _, err := readPages(ctx, c.cfg.MaxConcurrency, pagePlan{window: 1, last: 1}, fetch, step)
+	if err == nil {
+		err = acc.guard.err()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -39,13 +39,6 @@ func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, er
 	}
 	req := pageRequest{endpoint: apispec.EndpointOrgMetrics, path: c.cfg.Paths[apispec.EndpointOrgMetrics], sizeParam: "limit", size: size}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
-		m, err := readMetadataPages(ctx, c, req, o.KeepRaw)
-		if err == nil {
-			err = checkOrganization(c, req.endpoint, m.Results)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return m, nil
+		return readMetadataPages(ctx, c, req, o.KeepRaw)
 	}, func(m *OrgMetrics) int { return len(m.Results) })
 }

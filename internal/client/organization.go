@@ -49,37 +49,45 @@ func (e *OrganizationError) Error() string {
 // message, and cut, so a hostile server cannot fill the terminal.
 func quoteServerText(s string) string { return fmt.Sprintf("%q", redact.Text(s, 80)) }
 
-// checkOrganization fails when a record names another organization than
-// the configured one. It does nothing when the guard is not set.
-func checkOrganization[T any, PT interface {
-	*T
-	withOrganization
-}](c *Client, endpoint string, recs []T) error {
-	want := c.cfg.OrganizationID
-	if want == "" {
+// orgGuard checks the records of one read pass as the accumulator sees
+// them, duplicates included, before any is dropped: a record of another
+// organization fails the pass even when its id was seen before.
+type orgGuard struct {
+	want     string // Config.OrganizationID; "" checks nothing
+	token    string
+	endpoint string
+	first    *OrganizationError
+}
+
+func (c *Client) newOrgGuard(endpoint string) orgGuard {
+	return orgGuard{want: c.cfg.OrganizationID, token: c.cfg.Token, endpoint: endpoint}
+}
+
+// see checks one record.
+func (g *orgGuard) see(r record) {
+	if g.want == "" {
+		return
+	}
+	got := r.organizationValue()
+	if got == nil || *got == g.want {
+		return
+	}
+	if g.first == nil {
+		// Server text, redacted before the message cuts it: a hostile
+		// server may echo the token in any field.
+		token := redact.Secret{Value: g.token}
+		g.first = &OrganizationError{Endpoint: g.endpoint, Want: g.want,
+			Got: redact.Text(*got, 0, token), RecordID: redact.Text(r.dedupKey(), 0, token)}
+	}
+	g.first.Count++
+}
+
+// err is the pass's error, nil when every record passed.
+func (g *orgGuard) err() error {
+	if g.first == nil {
 		return nil
 	}
-	var first *OrganizationError
-	for i := range recs {
-		got := PT(&recs[i]).organizationValue()
-		if got == nil || *got == want {
-			continue
-		}
-		if first == nil {
-			// Server text, redacted before the message cuts it: a hostile
-			// server may echo the token in any field.
-			token := redact.Secret{Value: c.cfg.Token}
-			first = &OrganizationError{Endpoint: endpoint, Want: want, Got: redact.Text(*got, 0, token)}
-			if r, ok := any(PT(&recs[i])).(record); ok {
-				first.RecordID = redact.Text(r.dedupKey(), 0, token)
-			}
-		}
-		first.Count++
-	}
-	if first != nil {
-		return first
-	}
-	return nil
+	return g.first
 }
 
 // withOrganizationField adds organization_id to a field mask's names when

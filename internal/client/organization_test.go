@@ -135,3 +135,26 @@ func serveOnePage(t *testing.T, records []string) *fakeAPI {
 		writeJSON(w, []byte("[]"))
 	})
 }
+
+// A record of another organization is caught even when its id was read
+// before and the copy is dropped as a duplicate.
+func TestOrganizationGuardSeesDuplicates(t *testing.T) {
+	t.Parallel()
+	pages := map[int]string{
+		1: `[{"_id":"m-1","organization_id":"org-a"}]`,
+		2: `[{"_id":"m-1","organization_id":"org-b"},{"_id":"m-2","organization_id":"org-a"}]`,
+	}
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		body, ok := pages[a.page]
+		if !ok {
+			body = "[]"
+		}
+		writeJSON(w, []byte(body))
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, OrganizationID: "org-a"})
+	_, err := c.MembershipSummaries(context.Background(), MembershipQuery{})
+	var orgErr *OrganizationError
+	if !errors.As(err, &orgErr) || orgErr.Got != "org-b" || orgErr.RecordID != "m-1" {
+		t.Fatalf("got %v, want the duplicate m-1 of org-b refused", err)
+	}
+}

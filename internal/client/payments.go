@@ -41,6 +41,6 @@ func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error)
 		return nil, err
 	}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Payment, error) {
-		return checked[Payment](c, req.endpoint)(readCountPages[Payment](ctx, c, req, o.KeepRaw, only))
+		return readCountPages[Payment](ctx, c, req, o.KeepRaw, only)
 	}, recordCount[Payment])
 }

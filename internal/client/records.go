@@ -44,10 +44,10 @@ type record interface {
 	// identity, and is never taken for a duplicate.
 	dedupKey() string
 	setRaw([]byte)
+	// organizationValue is the record's organization_id, for the
+	// organization guard (organization.go).
+	organizationValue() *string
 }
-
-// withOrganization is a record the organization guard checks.
-type withOrganization interface{ organizationValue() *string }
 
 func deref(s *string) string {
 	if s == nil {
