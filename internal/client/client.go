@@ -73,7 +73,7 @@ func (c *Client) newRetryingClient() *retryablehttp.Client {
 
 	tokens := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.Token, TokenType: "Bearer"})
 	timed := &attemptTimeout{limit: c.cfg.Timeout, base: network}
-	gated := &pauseTransport{gate: c.pause, window: c.window, base: timed, logger: c.cfg.Logger}
+	gated := &sendTransport{gate: c.pause, window: c.window, base: timed, logger: c.cfg.Logger}
 	authed := &originTransport{
 		origin:   origin(c.base),
 		withAuth: &oauth2.Transport{Source: tokens, Base: gated},

@@ -53,8 +53,8 @@ func newClient(t testing.TB, cfg Config) *Client {
 
 // networkOf returns the transport under the client's token and pause
 // layers: the one that holds connections.
-func networkOf(c *Client) *pauseTransport {
-	return c.http.HTTPClient.Transport.(*originTransport).without.(*pauseTransport)
+func networkOf(c *Client) *sendTransport {
+	return c.http.HTTPClient.Transport.(*originTransport).without.(*sendTransport)
 }
 
 // closeIdle closes the client's idle connections. (http.Client's

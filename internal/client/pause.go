@@ -44,20 +44,20 @@ func (g *pauseGate) wait(ctx context.Context) (time.Duration, error) {
 	}
 }
 
-// pauseTransport is where every attempt of every read of a client goes
+// sendTransport is where every attempt of every read of a client goes
 // out: it takes a place in the shared send window, waits at the gate for
 // any Retry-After pause (holding its place; when the pause ends, only the
 // window's worth of requests go out, not all of them at once), sends, and
 // tells the window how the server answered. The place is held until
 // the body is closed: a body still arriving is a request in flight.
-type pauseTransport struct {
+type sendTransport struct {
 	gate   *pauseGate
 	window *sendWindow
 	base   http.RoundTripper
 	logger Logger
 }
 
-func (t *pauseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := t.window.acquire(req.Context()); err != nil {
 		return nil, err
 	}

@@ -282,21 +282,8 @@ func TestPauseEndsWithTheWindowsWorth(t *testing.T) {
 	gate := &pauseGate{}
 	gate.extend(time.Now().Add(400 * time.Millisecond))
 	network := &slowCounter{d: 200 * time.Millisecond} // long enough to overlap on a loaded machine
-	tr := &pauseTransport{gate: gate, window: w, base: network, logger: discardLogger{}}
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-			resp, err := tr.RoundTrip(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			resp.Body.Close()
-		}()
-	}
+	tr := &sendTransport{gate: gate, window: w, base: network, logger: discardLogger{}}
+	wg := sendConcurrently(t, tr, 4)
 	time.Sleep(50 * time.Millisecond) // all four hold places, at the gate
 	w.mu.Lock()
 	next := w.sent + 1
@@ -377,21 +364,8 @@ func TestRequestsSentAfterACutCutAgain(t *testing.T) {
 	w := newSendWindow(4)
 	gate := &pauseGate{}
 	gate.extend(time.Now().Add(200 * time.Millisecond))
-	tr := &pauseTransport{gate: gate, window: w, base: refusingNetwork{}, logger: discardLogger{}}
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-			resp, err := tr.RoundTrip(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			resp.Body.Close()
-		}()
-	}
+	tr := &sendTransport{gate: gate, window: w, base: refusingNetwork{}, logger: discardLogger{}}
+	wg := sendConcurrently(t, tr, 2)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		w.mu.Lock()
 		held := w.inFlight
@@ -408,4 +382,25 @@ func TestRequestsSentAfterACutCutAgain(t *testing.T) {
 	if got := w.limit(); got != 1 {
 		t.Fatalf("window %d after refusals sent after the cut, want 1", got)
 	}
+}
+
+// sendConcurrently sends n requests through tr at once, each closing its
+// body; wait on the group for them all.
+func sendConcurrently(t *testing.T, tr http.RoundTripper, n int) *sync.WaitGroup {
+	t.Helper()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	return &wg
 }

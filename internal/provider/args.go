@@ -148,26 +148,28 @@ func (v stringsValue) get() ([]*string, bool) { return v.values, v.set }
 func stringSetArg[S any](name, desc string, field func(*S) *stringsValue, validators ...validator.Set) attr {
 	a := asArg(strSet(name, "", func(s *S) ([]*string, bool) { return field(s).get() }),
 		schema.SetAttribute{Optional: true, ElementType: types.StringType, Description: desc, Validators: validators})
-	a.parse = func(args arguments, state any) (err error) {
-		*field(parentAs[S](state)), err = args.stringsValue(name)
-		return err
-	}
+	a.parse = parseStrings(name, field, nil)
 	return a
 }
 
-// stringListArg declares an optional list of strings; then, when set,
-// checks or derives more from it once parsed.
+// stringListArg declares an optional list of strings; then, when not nil,
+// derives more from it once it is parsed (set or not).
 func stringListArg[S any](name, desc string, field func(*S) *stringsValue, then func(*S) error, validators ...validator.List) attr {
 	a := asArg(strList(name, "", func(s *S) ([]*string, bool) { return field(s).get() }),
 		schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: desc, Validators: validators})
-	a.parse = func(args arguments, state any) (err error) {
+	a.parse = parseStrings(name, field, then)
+	return a
+}
+
+// parseStrings is the parse of a list or set of strings.
+func parseStrings[S any](name string, field func(*S) *stringsValue, then func(*S) error) func(arguments, any) error {
+	return func(args arguments, state any) (err error) {
 		s := parentAs[S](state)
 		if *field(s), err = args.stringsValue(name); err != nil || then == nil {
 			return err
 		}
 		return then(s)
 	}
-	return a
 }
 
 // stringsValue returns a list or set of strings argument's elements in
