@@ -10,22 +10,15 @@ work="$root/.demo"
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/tf"
 
-echo "==> building the provider and the sandbox"
-(cd "$root" && go build -o "$work/bin/terraform-provider-joinit" . && go build -o "$work/joinit-sandbox" ./cmd/joinit-sandbox)
+echo "==> building the provider"
+(cd "$root" && go build -o "$work/bin/terraform-provider-joinit" .)
 
 echo "==> starting the sandbox"
-"$work/joinit-sandbox" -addr 127.0.0.1:0 -seed 42 -memberships 250 -payments 120 -groups 8 -org-metrics 24 \
-  -url-file "$work/url" >"$work/sandbox.out" 2>"$work/sandbox.err" &
-sandbox_pid=$!
-trap 'kill "$sandbox_pid" 2>/dev/null || true; wait "$sandbox_pid" 2>/dev/null || true' EXIT
-
-for _ in $(seq 1 100); do
-  [ -s "$work/url" ] && break
-  kill -0 "$sandbox_pid" 2>/dev/null || { cat "$work/sandbox.err" >&2; echo "the sandbox did not start" >&2; exit 1; }
-  sleep 0.1
-done
-[ -s "$work/url" ] || { echo "the sandbox did not report its address" >&2; exit 1; }
-base_url=$(cat "$work/url")
+# shellcheck source=scripts/sandbox.sh
+. "$root/scripts/sandbox.sh"
+cd "$root"
+start_sandbox "$work" -seed 42 -memberships 250 -payments 120 -groups 8 -org-metrics 24
+base_url=$sandbox_url
 echo "    sandbox at $base_url"
 
 "$work/bin/terraform-provider-joinit" -dev-overrides >"$work/dev.tfrc"

@@ -104,19 +104,12 @@ output "count" {
 TF
 
 echo "==> sandbox"
-go build -o "$work/joinit-sandbox" ./cmd/joinit-sandbox
-"$work/joinit-sandbox" -v -url-file "$work/url" >/dev/null 2>"$work/sandbox.log" &
-sandbox_pid=$!
-trap 'kill "$sandbox_pid" 2>/dev/null || true; wait "$sandbox_pid" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  [ -s "$work/url" ] && break
-  kill -0 "$sandbox_pid" 2>/dev/null || { cat "$work/sandbox.log" >&2; exit 1; }
-  sleep 0.1
-done
-[ -s "$work/url" ] || { echo "release-check: the sandbox did not report its address" >&2; exit 1; }
+# shellcheck source=scripts/sandbox.sh
+. "$root/scripts/sandbox.sh"
+start_sandbox "$work" -v
 
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
-export JOINIT_BASE_URL=$(cat "$work/url") JOINIT_ACCESS_TOKEN=sandbox-token
+export JOINIT_BASE_URL=$sandbox_url JOINIT_ACCESS_TOKEN=sandbox-token
 unset JOINIT_ORGANIZATION_ID # a user's own would refuse the sandbox's records
 unset TF_PLUGIN_CACHE_DIR TF_CLI_ARGS TF_CLI_ARGS_init TF_CLI_ARGS_plan
 
