@@ -51,6 +51,16 @@ func jsonFieldIndex(t reflect.Type) map[string]int {
 	return out
 }
 
+// withMember adds a JSON member to the names of a mask, for a check that
+// reads it; nil (every member) stays nil, and a named member is not added
+// twice.
+func withMember(fields []string, name string) []string {
+	if fields == nil || slices.Contains(fields, name) {
+		return fields
+	}
+	return append(slices.Clip(fields), name)
+}
+
 // key is the mask's cache key part: reads with different masks hold
 // different records.
 func (m fieldMask) key() string {

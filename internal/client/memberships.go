@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"net/url"
-	"slices"
 	"strconv"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -128,8 +127,8 @@ func readMemberships[T any, PT interface {
 	if q.Status != nil {
 		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
 	}
-	if q.Status != nil && fields != nil && !slices.Contains(fields, "status") {
-		fields = append(slices.Clip(fields), "status") // checked on every record below
+	if q.Status != nil {
+		fields = withMember(fields, "status") // checked on every record below
 	}
 	only, err := newFieldMask[T](c.withOrganizationField(fields))
 	if err != nil {

@@ -91,15 +91,10 @@ func (g *orgGuard) err() error {
 }
 
 // withOrganizationField adds organization_id to a field mask's names when
-// the guard needs it decoded; nil (every field) stays nil.
+// the guard needs it decoded.
 func (c *Client) withOrganizationField(fields []string) []string {
-	if c.cfg.OrganizationID == "" || fields == nil {
+	if c.cfg.OrganizationID == "" {
 		return fields
 	}
-	for _, f := range fields {
-		if f == "organization_id" {
-			return fields
-		}
-	}
-	return append(fields[:len(fields):len(fields)], "organization_id")
+	return withMember(fields, "organization_id")
 }
