@@ -20,14 +20,14 @@ func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := sb.Requests("memberships"); n != 4 {
+	if n := sb.Requests("memberships"); n != expectedRequests(250, 100) {
 		t.Fatalf("first read: %d requests", n)
 	}
 	second, err := c.Memberships(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := sb.Requests("memberships"); n != 4 {
+	if n := sb.Requests("memberships"); n != expectedRequests(250, 100) {
 		t.Fatalf("identical second read sent requests: %d in total", n)
 	}
 	equalIDs(t, "cached", membershipIDs(second), membershipIDs(first))
@@ -56,11 +56,11 @@ func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 		{"page size 50", func() error {
 			_, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 50}})
 			return err
-		}, 6},
+		}, expectedRequests(250, 50)},
 		{"default page size", func() error {
 			_, err := c.Memberships(ctx, MembershipQuery{})
 			return err
-		}, 2},
+		}, expectedRequests(250, 1000)},
 		{"default page size = 1000", func() error {
 			_, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 1000}})
 			return err
@@ -71,7 +71,7 @@ func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 				return errors.New("KeepRaw read served from the read without raw JSON")
 			}
 			return err
-		}, 4},
+		}, expectedRequests(250, 100)},
 	}
 	for _, s := range steps {
 		before := sb.Requests("memberships")
@@ -95,7 +95,10 @@ func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if sb.Requests("payments") != 2 || sb.Requests("groups") != 2 || sb.Requests("org_metrics") != 3 {
+	// Payments and groups: a short page 1 and the empty page 2 asked twice;
+	// org metrics: three full pages, the last confirming page 1's
+	// totalPages.
+	if sb.Requests("payments") != 3 || sb.Requests("groups") != 3 || sb.Requests("org_metrics") != 3 {
 		t.Fatalf("payments %d, groups %d, org_metrics %d requests", sb.Requests("payments"), sb.Requests("groups"), sb.Requests("org_metrics"))
 	}
 
@@ -130,8 +133,8 @@ func TestConcurrentIdenticalReadsShareOneFetch(t *testing.T) {
 		}
 		equalIDs(t, "shared read", membershipIDs(results[i]), want)
 	}
-	if n := sb.Requests("memberships"); n != 6 {
-		t.Fatalf("8 concurrent identical reads sent %d requests, want 6 (one read)", n)
+	if n, want := sb.Requests("memberships"), 7; n != want {
+		t.Fatalf("8 concurrent identical reads sent %d requests, want %d (one read)", n, want)
 	}
 }
 
@@ -147,7 +150,7 @@ func TestErrorsAreNotCached(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the failure was cached: %v", err)
 	}
-	if len(ms) != 5 || sb.Requests("memberships") != 3 { // 1 failed, then pages 1 and 2
+	if len(ms) != 5 || sb.Requests("memberships") != 4 { // 1 failed, then pages 1, 2 and 2 again
 		t.Fatalf("%d records, %d requests", len(ms), sb.Requests("memberships"))
 	}
 }
@@ -182,9 +185,10 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		t.Fatalf("the other caller failed because one cancelled: %v", otherErr)
 	}
 	equalIDs(t, "other", membershipIDs(other), rawIDs(t, sb.MembershipsJSON(nil)))
-	// One read, not two: pages 1 to 3, the closing check of page 1, and
-	// at most three past the end (MaxConcurrency-1).
-	if n := sb.Requests("memberships"); n > 3+1+3 {
+	// One read, not two: pages 1 to 3, page 3 (empty) asked twice, the
+	// closing check of page 1, and at most three past the end
+	// (MaxConcurrency-1).
+	if n := sb.Requests("memberships"); n > 3+1+1+3 {
 		t.Fatalf("%d requests", n)
 	}
 }
@@ -206,8 +210,8 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 			t.Fatalf("%d, %v", len(ms), err)
 		}
 	}
-	if n := sb.Requests("memberships"); n != 2*4 {
-		t.Fatalf("two reads of 12 records (over the 5 retained) sent %d requests, want 8", n)
+	if n, want := sb.Requests("memberships"), 2*expectedRequests(12, 5); n != want {
+		t.Fatalf("two reads of 12 records (over the 5 retained) sent %d requests, want %d", n, want)
 	}
 	sb.ResetCounters()
 	var wg sync.WaitGroup
@@ -219,8 +223,8 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := sb.Requests("memberships"); n != 4 {
-		t.Fatalf("four concurrent identical reads sent %d requests, want 4 (one read)", n)
+	if n, want := sb.Requests("memberships"), expectedRequests(12, 5); n != want {
+		t.Fatalf("four concurrent identical reads sent %d requests, want %d (one read)", n, want)
 	}
 	// Small results, and org metrics by their results, as before.
 	for range 2 {
@@ -231,7 +235,9 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if p, o := sb.Requests("payments"), sb.Requests("org_metrics"); p != 2 || o != 6 {
-		t.Fatalf("payments %d requests (want 2, kept), org metrics %d (want 6, 12 results not kept)", p, o)
+	// Payments: the short page 1 and the empty page 2, asked twice. Org
+	// metrics: three pages and the short last one asked twice, each read.
+	if p, o := sb.Requests("payments"), sb.Requests("org_metrics"); p != 3 || o != 8 {
+		t.Fatalf("payments %d requests (want 3, kept), org metrics %d (want 8, 12 results not kept)", p, o)
 	}
 }

@@ -29,6 +29,8 @@ type Client struct {
 	pause  *pauseGate
 	window *sendWindow
 	cache  *cache
+	// answers are the run's believed answers, page by page (answers.go).
+	answers *answerBook
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -54,7 +56,7 @@ func New(cfg Config) (*Client, error) {
 
 	c := &Client{
 		cfg: cfg, base: base, pause: &pauseGate{}, window: newSendWindow(cfg.MaxConcurrency),
-		cache: newCache(defaultRetainUpTo),
+		cache: newCache(defaultRetainUpTo), answers: newAnswerBook(),
 	}
 	c.http = c.newRetryingClient()
 	return c, nil

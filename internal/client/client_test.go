@@ -52,8 +52,8 @@ func TestExactAuthorizationHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := api.log()
-	if len(log) != 4 {
-		t.Fatalf("%d requests, want 4", len(log))
+	if len(log) != expectedRequests(5, 2) {
+		t.Fatalf("%d requests, want %d", len(log), expectedRequests(5, 2))
 	}
 	for _, a := range log {
 		if a.auth != "Bearer "+testToken {

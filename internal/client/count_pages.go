@@ -5,16 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"strconv"
 	"time"
 )
 
 // decodedPage is one decoded page of a list endpoint.
 type decodedPage[T any] struct {
-	records []decodedRecord[T]
-	digest  uint64 // of the page's records, to notice a page served twice
-	body    []byte // what the records' raw JSON refers to, recycled once they are kept
+	records  []decodedRecord[T]
+	digest   uint64 // of the page's records, to notice a page served twice
+	body     []byte // what the records' raw JSON refers to, recycled once they are kept
+	question string // the URL asked: the run's answers are compared by it
+	said     answer // what the page says, to compare with other answers to the question
 }
 
 // errDataChanged ends a read that saw the data change under it (a record on
@@ -82,12 +82,15 @@ type countReader[T any, PT interface {
 	longest    int // the most records one page held so far
 	fullPages  int // full pages so far: the slow start grows with them
 	prevShort  bool
-	prevStale  bool // the last page held only records read before
-	count      int  // the count sent: req.size, or what a short page 1 held
-	concurrent bool // more than one page was allowed in flight
-	rereading  bool // this is the one-page-at-a-time read after a change
-	firstKeys  []string
+	prevStale  bool   // the last page held only records read before
+	count      int    // the count sent: req.size, or what a short page 1 held
+	concurrent bool   // more than one page was allowed in flight
+	rereading  bool   // this is the one-page-at-a-time read after a change
+	firstSaid  answer // page 1's answer, asked again at the end of a concurrent read
 	warnedSize bool
+	// prevConfirmed: the page before was asked twice, with answers that
+	// agree. An empty page after a short page so confirmed is the end.
+	prevConfirmed bool
 
 	pages, discarded, changedAt int
 }
@@ -106,7 +109,7 @@ func newCountReader[T any, PT interface {
 
 func (r *countReader[T, PT]) read() error {
 	pages, discarded, err := readPages(r.ctx, r.maxInFlight,
-		pagePlan{window: 1, last: r.c.cfg.MaxPages}, r.fetch, r.step)
+		pagePlan{window: 1, last: r.c.cfg.MaxPages}, r.fetch, r.step, r.beyondEnd)
 	r.pages, r.discarded = pages, discarded
 	if errors.Is(err, errPageCap) {
 		return &PageError{Endpoint: r.req.endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.c.cfg.MaxPages), Err: ErrNotAdvancing}
@@ -129,46 +132,78 @@ func (r *countReader[T, PT]) checkFrontUnchanged() error {
 	if err != nil {
 		return err
 	}
-	if !slices.Equal(pageKeys[T, PT](again), r.firstKeys) {
+	if again.said.digest != r.firstSaid.digest {
+		// One answer against one: a front that changed, or a page 1
+		// answered short or empty for a moment. A third tells them apart.
+		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.fetch, pageSaid[T])
+		if err != nil {
+			return err
+		}
+	}
+	recycleBody(again.body)
+	if again.said.digest != r.firstSaid.digest {
 		r.changedAt = 1
 		return errDataChanged
 	}
 	return nil
 }
 
-// pageKeys identifies a page by its records' ids, so a record whose fields
-// changed does not count as a change of the list; a page with a record
-// without an id is identified by its bytes.
-func pageKeys[T any, PT interface {
-	*T
-	record
-}](p decodedPage[T]) []string {
-	keys := make([]string, len(p.records))
-	for i := range p.records {
-		if keys[i] = PT(&p.records[i].rec).dedupKey(); keys[i] == "" {
-			return []string{strconv.FormatUint(p.digest, 16)}
-		}
+// beyondEnd looks at a page past the confirmed end that was already
+// answered: records there say the end was false. Read again, one page at
+// a time, rather than return the shorter list.
+func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
+	recycleBody(p.body)
+	if len(p.records) == 0 {
+		return nil
 	}
-	return keys
+	r.c.cfg.Logger.Warn(r.ctx, "a page past the end of the list holds records: the end was not true", map[string]any{
+		"endpoint": r.req.endpoint, "page": page, "records": len(p.records),
+	})
+	r.changedAt = page
+	if r.rereading {
+		return &PageError{Endpoint: r.req.endpoint, Page: page, Err: ErrInconsistentAnswers, Reason: "the page holds records, though an earlier page ended the list (asked twice); the server's pages do not agree with each other: try again later"}
+	}
+	return errDataChanged
 }
 
+// answerOf reduces a page to what it says: its records' ids in order, or
+// its bytes when a record has no id.
+func answerOf[T any, PT interface {
+	*T
+	record
+}](recs []decodedRecord[T], digest uint64) answer {
+	ids := make([]string, len(recs))
+	for i := range recs {
+		if ids[i] = PT(&recs[i].rec).dedupKey(); ids[i] == "" {
+			return answer{digest: digest, records: len(recs)}
+		}
+	}
+	return answer{digest: idsDigest(ids), records: len(recs)}
+}
+
+func pageSaid[T any](p decodedPage[T]) answer { return p.said }
+
 // fetch gets and decodes one page. It runs concurrently with other pages.
+// A body that does not decode is retried inside c.fetch.
 func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T], error) {
 	q := r.req
 	q.page, q.size = page, r.count
-	body, err := r.c.fetch(ctx, q)
-	if err != nil {
-		return decodedPage[T]{}, err
-	}
-	if fixed := r.c.repairText(ctx, body, r.req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
-		recycleBody(body) // the repaired copy is decoded instead
-		body = fixed
-	}
-	recs, err := decodeArray[T, PT](body, r.keepRaw, r.only)
-	if err != nil {
-		return decodedPage[T]{}, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "the response could not be decoded", Err: r.c.withoutToken(err)}
-	}
-	return decodedPage[T]{records: recs, digest: digestOf(body), body: body}, nil
+	var p decodedPage[T]
+	err := r.c.fetch(ctx, q, func(body []byte) error {
+		if fixed := r.c.repairText(ctx, body, r.req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
+			recycleBody(body) // the repaired copy is decoded instead
+			body = fixed
+		}
+		recs, err := decodeArray[T, PT](body, r.keepRaw, r.only)
+		if err != nil {
+			recycleBody(body)
+			return r.c.withoutToken(err)
+		}
+		digest := digestOf(body)
+		p = decodedPage[T]{records: recs, digest: digest, body: body, question: q.url(r.c.base), said: answerOf[T, PT](recs, digest)}
+		return nil
+	})
+	return p, err
 }
 
 // step takes the pages in order. Each
@@ -177,7 +212,16 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 // the records kept, and what to fetch next.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
 	if fetchErr != nil {
-		return r.refused(page, fetchErr)
+		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
+			return r.refused(page, fetchErr)
+		}
+		// A refusal of the page after a short page says what an empty
+		// page says: nothing here.
+		p = decodedPage[T]{question: r.question(page), said: noRecords}
+	}
+	p, confirmed, err := r.believe(page, p)
+	if err != nil {
+		return pagePlan{}, err
 	}
 	n := len(p.records)
 	if n == 0 {
@@ -190,16 +234,70 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	if err := r.keepFresh(page, p); err != nil {
 		return pagePlan{}, err
 	}
-	return r.next(page, n), nil
+	plan := r.next(page, n)
+	r.prevConfirmed = confirmed
+	return plan, nil
+}
+
+// believe takes a page's answer as true, or first asks the page again
+// (secondOpinion): when the answer would end the read (endsHere), or when
+// it contradicts the answer the server gave to the same question earlier
+// in the run. It returns the answer believed, and whether it was asked
+// for twice.
+func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T], bool, error) {
+	earlier, asked := r.c.answers.earlier(p.question)
+	contradicts := asked && earlier.digest != p.said.digest
+	if !contradicts && !r.endsHere(page, len(p.records)) {
+		r.c.answers.believe(p.question, p.said)
+		return p, false, nil
+	}
+	known := []answer{p.said}
+	if contradicts {
+		known = append(known, earlier)
+	}
+	recycleBody(p.body)
+	again, err := secondOpinion(r.ctx, r.req.endpoint, page, known, r.fetchOrEmpty, pageSaid[T])
+	if err != nil {
+		return again, false, err
+	}
+	r.c.answers.believe(again.question, again.said)
+	return again, true, nil
+}
+
+// endsHere reports an answer that would end the read, or tell where it
+// ends: an empty page (but the one after a short page already confirmed),
+// and a short page other than page 1, whose shortness the page after it
+// tests anyway (the rest is asked for in pages of what it held).
+func (r *countReader[T, PT]) endsHere(page, n int) bool {
+	if n == 0 {
+		return !(r.prevShort && r.prevConfirmed)
+	}
+	return page > 1 && n < min(r.pageSize, r.count)
+}
+
+// fetchOrEmpty is fetch for a page asked again, where a refusal past the
+// end agrees with an empty page.
+func (r *countReader[T, PT]) fetchOrEmpty(ctx context.Context, page int) (decodedPage[T], error) {
+	p, err := r.fetch(ctx, page)
+	if err != nil && page > 1 && refusesPageAfterEnd(err) {
+		return decodedPage[T]{question: r.question(page), said: noRecords}, nil
+	}
+	return p, err
+}
+
+// question is the URL page is asked at, which the run's answers are
+// compared by.
+func (r *countReader[T, PT]) question(page int) string {
+	q := r.req
+	q.page, q.size = page, r.count
+	return q.url(r.c.base)
 }
 
 // refused decides what a failed page means. Only a short page's
-// confirmation may be refused: after a full page, a refusal cannot be told
-// from a server that stops serving in the middle of the list.
+// confirmation may be refused (step takes that as an empty page): after a
+// full page, a refusal cannot be told from a server that stops serving in
+// the middle of the list.
 func (r *countReader[T, PT]) refused(page int, err error) (pagePlan, error) {
-	if r.prevShort && refusesPageAfterEnd(err) {
-		return pagePlan{done: true}, nil
-	}
 	if page > 1 && refusesPageAfterEnd(err) {
 		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
 			"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
@@ -228,7 +326,7 @@ func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan
 // short page, the server's own page size.
 func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 	if page == 1 {
-		r.firstKeys = pageKeys[T, PT](p)
+		r.firstSaid = p.said
 	}
 	r.longest = max(r.longest, len(p.records))
 	if r.prevShort {

@@ -96,3 +96,7 @@ const excerptLimit = 200
 func sanitizeExcerpt(body []byte, token string) string {
 	return redact.Text(string(body), excerptLimit, redact.Secret{Value: token})
 }
+
+// ErrInconsistentAnswers marks a server that answered the same page with
+// different records, again and again, within one run (answers.go).
+var ErrInconsistentAnswers = errors.New("the server gave different answers to the same request")

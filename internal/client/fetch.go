@@ -43,15 +43,22 @@ func (e *bodyTooLargeError) Error() string {
 	return fmt.Sprintf("the response body is larger than %d bytes", e.limit)
 }
 
-// fetch GETs one page and returns its body. Retries (network errors, a body
-// cut off mid-read, 429, 5xx) happen inside; what comes back is a complete
-// 2xx body or an error naming the endpoint and page.
-func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
+// fetch GETs one page and hands its body to accept. Retries (network
+// errors, a body cut off mid-read, 429, 5xx, and a 2xx whose body accept
+// refuses: not JSON, the wrong shape, JSON cut short) happen inside, so a
+// maintenance page or a half-written answer served for a moment with a 200
+// costs a retry, as the same on a 502 does. What comes back is nil once
+// accept took a body, or an error naming the endpoint and page.
+//
+// accept runs after the body is read and closed: the request's place in
+// the send window is free again while the page is decoded. accept owns
+// the body it is given (recycleBody it when refusing it).
+func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []byte) error) error {
 	attempts := newAttemptLog(c.window)
 	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.url(c.base), nil)
 	if err != nil {
-		return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "could not build the request", Err: err}
+		return &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "could not build the request", Err: err}
 	}
 	req.Header.Set("Accept", "application/json")
 	if c.cfg.UserAgent != "" {
@@ -59,20 +66,24 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 	}
 
 	// Reading the body inside the response handler lets retryablehttp retry
-	// a connection that breaks mid-body like any other network error.
-	var body []byte
+	// a connection that breaks mid-body, or a body that is not a page, like
+	// any other failed attempt.
+	size := 0
 	req.SetResponseHandler(func(resp *http.Response) error {
 		// retryablehttp calls this for every final response, errors too;
 		// leave those bodies for the error excerpt below.
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil
 		}
-		defer resp.Body.Close()
 		b, err := readBody(resp, c.cfg.MaxBodyBytes)
+		resp.Body.Close() // the window's place goes back before decoding
 		if err != nil {
 			return err
 		}
-		body = b
+		size = len(b)
+		if err := accept(b); err != nil {
+			return &notAPageError{Status: resp.StatusCode, Err: err}
+		}
 		return nil
 	})
 
@@ -83,7 +94,7 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 			resp.Body.Close()
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, ctxErr
+			return ctxErr
 		}
 		var tooLong *RetryWaitError
 		if errors.As(err, &tooLong) {
@@ -91,9 +102,9 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 				"endpoint": r.endpoint, "page": r.page, "status": tooLong.Status,
 				"retry_after": tooLong.Wait.String(), "max_retry_wait": tooLong.Max.String(),
 			})
-			return nil, &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "rate limited", Err: err}
+			return &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "rate limited", Err: err}
 		}
-		return nil, c.withoutToken(c.requestFailed(r, attempts, scrubURLError(err)))
+		return c.withoutToken(c.requestFailed(r, attempts, scrubURLError(err)))
 	}
 	fields := map[string]any{
 		"method": req.Method, "url": req.URL.String(),
@@ -113,16 +124,31 @@ func (c *Client) fetch(ctx context.Context, r pageRequest) ([]byte, error) {
 		c.cfg.Logger.Warn(ctx, "API request failed", fields)
 		// The URL is the final one, after same-origin redirects a server
 		// chose: it is redacted like any server text.
-		return nil, c.withoutToken(&APIError{
+		return c.withoutToken(&APIError{
 			Endpoint: r.endpoint, Page: r.page, Status: resp.StatusCode,
 			Attempts: int(attempts.count.Load()), Elapsed: time.Since(attempts.start),
 			URL: requestURL(resp.Request), Excerpt: excerpt,
 		})
 	}
-	fields["bytes"] = len(body)
+	resp.Body.Close()
+	fields["bytes"] = size
 	c.cfg.Logger.Debug(ctx, "fetched page", fields)
-	return body, nil
+	return nil
 }
+
+// notAPageError is a 2xx answer whose body is not a page of the endpoint:
+// what a maintenance page, an error object or a cut-off answer served with
+// a 200 looks like. It is retried like a 5xx.
+type notAPageError struct {
+	Status int
+	Err    error
+}
+
+func (e *notAPageError) Error() string {
+	return fmt.Sprintf("the answer (HTTP %d) is not a page: %v", e.Status, e.Err)
+}
+
+func (e *notAPageError) Unwrap() error { return e.Err }
 
 // attemptsKey carries a page request's *attemptLog to the request log hook
 // and the retry policy, so an error can say how many attempts were made.

@@ -326,10 +326,12 @@ func int64Ptr(v int64) *int64 { return &v }
 
 // expectedRequests is how many requests a count-style read of n records at
 // page size p makes one page at a time: every page with records, then the
-// empty page that ends it (for a short last page, its confirmation).
+// empty page that ends it (for a short last page, its confirmation), and
+// the answer that ends the read asked a second time: the empty page after
+// a full page (or an empty page 1), or the short last page.
 func expectedRequests(n, p int) int {
 	if n%p == 0 {
-		return n/p + 1
+		return n/p + 2
 	}
-	return n/p + 2
+	return n/p + 3
 }

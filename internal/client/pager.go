@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -28,14 +30,17 @@ type pageStep[R any] func(page int, r R, fetchErr error) (pagePlan, error)
 // depends on which request finished first. It keeps as many pages in flight
 // as the latest plan's window allows (never more than maxInFlight). When
 // step says done, or fails, every later page in flight is cancelled and
-// discarded.
+// discarded; but when step says done, the later pages already answered are
+// first handed to beyondEnd (when not nil): records there contradict the
+// end, and beyondEnd's error ends the read instead.
 func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan,
 	fetch func(ctx context.Context, page int) (R, error), step pageStep[R],
+	beyondEnd func(page int, r R) error,
 ) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var g errgroup.Group
 	g.SetLimit(maxInFlight)
-	type result struct {
+	type result = struct {
 		r   R
 		err error
 	}
@@ -66,9 +71,36 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan,
 		res := <-inFlight[next]
 		delete(inFlight, next)
 		if plan, err = step(next, res.r, res.err); err != nil || plan.done {
+			if err == nil && beyondEnd != nil {
+				err = answeredBeyond(inFlight, beyondEnd)
+			}
 			return next, 0, err
 		}
 	}
+}
+
+// answeredBeyond hands beyondEnd the pages past the end that have already
+// been answered, without waiting for the others: those are the evidence
+// the read already holds, and waiting on a page past the end that is
+// being retried would hold up every read that ends.
+func answeredBeyond[R any](inFlight map[int]chan struct {
+	r   R
+	err error
+}, beyondEnd func(page int, r R) error) error {
+	for _, page := range slices.Sorted(maps.Keys(inFlight)) {
+		select {
+		case res := <-inFlight[page]:
+			delete(inFlight, page)
+			if res.err != nil {
+				continue // a page past the end may well be refused
+			}
+			if err := beyondEnd(page, res.r); err != nil {
+				return err
+			}
+		default:
+		}
+	}
+	return nil
 }
 
 // errPageCap is returned when the plan's last page was reached without the

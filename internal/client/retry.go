@@ -13,8 +13,9 @@ import (
 	"time"
 )
 
-// retryPolicy retries network errors, 429 and 5xx other than 501 (which
-// says the server will never do it). Context cancellation, refused
+// retryPolicy retries network errors, 429, 5xx other than 501 (which
+// says the server will never do it), and a 2xx whose body is not a page
+// (notAPageError). Context cancellation, refused
 // redirects and oversized bodies end the read at once, and so does a
 // Retry-After longer than MaxRetryWait: a plan should fail and say why, not
 // sit for an hour.
@@ -37,7 +38,10 @@ func (c *Client) retryPolicy(ctx context.Context, resp *http.Response, err error
 		switch {
 		case errors.As(err, &redirect), errors.As(err, &tooLarge),
 			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled),
-			isCertificateError(err):
+			isCertificateError(err),
+			// A page that names another page than was asked for is a
+			// server that does not advance, not a passing fault.
+			errors.Is(err, ErrNotAdvancing):
 			return false, err
 		}
 		return c.charge(log), nil

@@ -1,0 +1,111 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"strings"
+	"sync"
+)
+
+// A server's 200s can lie for a moment: a lagging replica, a cache or a
+// search backend that timed out answers an empty page where records are,
+// or a page cut short. Asked again, it tells the truth. So an answer that
+// would end a read, or that contradicts what the server said earlier in the
+// run, is believed only once a second answer agrees with it (DESIGN.md,
+// "Paging rules").
+
+// answer is what one page said, reduced to what two answers of the same
+// question are compared by: the records' ids in order (a record whose
+// fields changed is the same answer), or the page's bytes for records
+// without an id.
+type answer struct {
+	digest  uint64
+	records int
+}
+
+// noRecords is the answer of an empty page, and of a page refused past
+// the end of the list: both say there is nothing there.
+var noRecords = answer{digest: idsDigest(nil)}
+
+// idsDigest fingerprints a page's record ids in order.
+func idsDigest(ids []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(digestSeed)
+	for _, id := range ids {
+		h.WriteString(id)
+		h.WriteByte(0) // ids "ab","c" and "a","bc" differ
+	}
+	return h.Sum64()
+}
+
+// answerBook remembers, for each question asked of the API in one run (a
+// page of an endpoint with its filters and page size: its URL), the answer
+// last believed. A full and a masked read ask the same question: the mask
+// is the client's, not the URL's. Terraform reads data sources
+// concurrently, so two data sources reading one URL moments apart must not
+// end up with two different lists.
+type answerBook struct {
+	mu      sync.Mutex
+	answers map[string]answer
+}
+
+func newAnswerBook() *answerBook { return &answerBook{answers: map[string]answer{}} }
+
+// earlier is the answer believed before for question, if any.
+func (b *answerBook) earlier(question string) (answer, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a, ok := b.answers[question]
+	return a, ok
+}
+
+// believe notes a believed answer. The book holds a digest per page asked,
+// a few bytes each, whatever the size of the read.
+func (b *answerBook) believe(question string, a answer) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.answers[question] = a
+}
+
+// maxOpinions is how many times a doubted page is asked again for two
+// answers that agree before the read fails. A server that lies for a
+// moment tells the truth on the next ask; one that answers differently
+// every time is changing faster than it can be read.
+const maxOpinions = 3
+
+// secondOpinion asks page again until an answer agrees with one already
+// had (known: the doubted answer, and the run's earlier one when they
+// differ), and returns that answer. Every answer it gets is had from then
+// on, so two lies in a row are outvoted by two truths. It fails, saying the
+// server gave different answers, when maxOpinions asks agree with nothing.
+func secondOpinion[P any](ctx context.Context, endpoint string, page int, known []answer,
+	fetch func(ctx context.Context, page int) (P, error), answerOf func(P) answer,
+) (P, error) {
+	had := append([]answer(nil), known...)
+	for range maxOpinions {
+		again, err := fetch(ctx, page)
+		if err != nil {
+			return again, err
+		}
+		a := answerOf(again)
+		for _, k := range had {
+			if k.digest == a.digest {
+				return again, nil
+			}
+		}
+		had = append(had, a)
+	}
+	var zero P
+	return zero, &PageError{Endpoint: endpoint, Page: page, Err: ErrInconsistentAnswers, Reason: fmt.Sprintf(
+		"the server gave %d different answers for this page (%s), none of them twice; it may be serving from replicas that disagree: try again later", len(had), recordCounts(had))}
+}
+
+// recordCounts lists how many records each answer held, for an error.
+func recordCounts(as []answer) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = fmt.Sprintf("%d records", a.records)
+	}
+	return strings.Join(parts, ", then ")
+}
