@@ -166,6 +166,30 @@ func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
 	return errDataChanged
 }
 
+// checkShortFirstPage runs when page 2 holds more records than page 1 did
+// (the count asked for it): the server does not honour count, so page 2
+// did not test page 1's shortness, as it does on a server that does. Page
+// 1 is asked again; a page 1 that was cut short for a moment then shows
+// more records, and the read starts again, one page at a time.
+func (r *countReader[T, PT]) checkShortFirstPage() error {
+	again, err := r.fetch(r.ctx, 1)
+	if err == nil && again.said.digest != r.firstSaid.digest {
+		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.fetch, pageSaid[T])
+	}
+	if err != nil {
+		return err
+	}
+	recycleBody(again.body)
+	if again.said.digest == r.firstSaid.digest {
+		return nil
+	}
+	r.changedAt = 1
+	if r.rereading {
+		return &PageError{Endpoint: r.req.endpoint, Page: 1, Err: ErrInconsistentAnswers, Reason: "page 1 held other records when asked again, in the read and again in the read that followed; try again later"}
+	}
+	return errDataChanged
+}
+
 // answerOf reduces a page to what it says: its records' ids in order, or
 // its bytes when a record has no id.
 func answerOf[T any, PT interface {
@@ -227,6 +251,11 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	if n == 0 {
 		return pagePlan{done: true}, nil
 	}
+	if page == 2 && r.prevShort && n > r.count {
+		if err := r.checkShortFirstPage(); err != nil {
+			return pagePlan{}, err
+		}
+	}
 	if plan, repeated, err := r.repeated(page, p); repeated {
 		return plan, err
 	}
@@ -267,12 +296,14 @@ func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T]
 // endsHere reports an answer that would end the read, or tell where it
 // ends: an empty page (but the one after a short page already confirmed),
 // and a short page other than page 1, whose shortness the page after it
-// tests anyway (the rest is asked for in pages of what it held).
+// tests anyway (the rest is asked for in pages of what it held). Short is
+// fewer records than the longest page so far: the count asked for, or
+// what a server that caps or ignores count serves.
 func (r *countReader[T, PT]) endsHere(page, n int) bool {
 	if n == 0 {
 		return !(r.prevShort && r.prevConfirmed)
 	}
-	return page > 1 && n < min(r.pageSize, r.count)
+	return page > 1 && n < r.longest
 }
 
 // fetchOrEmpty is fetch for a page asked again, where a refusal past the
