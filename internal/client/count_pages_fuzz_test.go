@@ -340,6 +340,8 @@ func FuzzPaging(f *testing.F) {
 	f.Add([]byte{1, 3, 0, 0x83, 3, 2, 6})          // page 2 cut to its first record
 	f.Add([]byte{2, 0x83, 0, 3, 3})                // page 1 cut to its first record
 	f.Add([]byte{3, 3, 0, 0x63, 3, 2, 6})          // a maintenance page on page 2
+	f.Add([]byte("010C2\x9b1"))                    // a page cut after a page larger than count
+	f.Add([]byte("01112C1\x9c0"))                  // a page cut to the size of earlier pages
 
 	// The API runs in memory below the client's token and pause layers:
 	// a fuzzer making thousands of reads a second would otherwise run the
