@@ -47,6 +47,7 @@ func main() {
 	if !*skipClient {
 		check(clientTable(os.Stdout, ns, ls, cs))
 		check(scheduleTable(os.Stdout))
+		check(endsTable(os.Stdout))
 		check(rateLimitTable(os.Stdout))
 	}
 	if !*skipPlan {
