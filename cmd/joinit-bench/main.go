@@ -19,6 +19,7 @@ func main() {
 	latencies := flag.String("latencies", "0,50ms", "comma-separated sandbox latencies for the client table")
 	concs := flag.String("concurrency", "1,4,8", "comma-separated max_concurrent_requests for the client table")
 	skipClient := flag.Bool("skip-client", false, "skip the client tables (reads by size, the paging schedule, twenty reads under a rate limit)")
+	tables := flag.String("tables", "all", "comma-separated client tables: "+clientTableNames()+" (or all)")
 	skipPlan := flag.Bool("skip-plan", false, "skip the terraform plan tables")
 	cases := flag.String("cases", "all", "comma-separated plan cases against the anchor: full, lean, fields (or all)")
 	anchor := flag.Bool("anchor", true, "measure the anchor (jsondecode of the same records) and the ratios to it")
@@ -45,10 +46,15 @@ func main() {
 	}
 
 	if !*skipClient {
-		check(clientTable(os.Stdout, ns, ls, cs))
-		check(scheduleTable(os.Stdout))
-		check(endsTable(os.Stdout))
-		check(rateLimitTable(os.Stdout))
+		want := map[string]bool{}
+		for _, t := range strings.Split(*tables, ",") {
+			want[strings.TrimSpace(t)] = true
+		}
+		for _, t := range clientTables {
+			if want["all"] || want[t.name] {
+				check(t.run(ns, ls, cs))
+			}
+		}
 	}
 	if !*skipPlan {
 		selected, err := selectCases(*cases)
@@ -63,6 +69,26 @@ func main() {
 		fmt.Println("Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 250 MB; lean ≤ 0.05× anchor wall, provider < 100 MB;")
 		fmt.Println("fields (3 attributes) ≤ 0.10× anchor wall. At N=1000000: lean plan ≤ 25 s, provider < 600 MB.")
 	}
+}
+
+// clientTables are the client's tables, in the order they print.
+var clientTables = []struct {
+	name string
+	run  func(sizes []int, latencies []time.Duration, concs []int) error
+}{
+	{"reads", func(ns []int, ls []time.Duration, cs []int) error { return clientTable(os.Stdout, ns, ls, cs) }},
+	{"schedule", func([]int, []time.Duration, []int) error { return scheduleTable(os.Stdout) }},
+	{"full-pages", func([]int, []time.Duration, []int) error { return fullPagesTable(os.Stdout) }},
+	{"ends", func([]int, []time.Duration, []int) error { return endsTable(os.Stdout) }},
+	{"rate-limit", func([]int, []time.Duration, []int) error { return rateLimitTable(os.Stdout) }},
+}
+
+func clientTableNames() string {
+	names := make([]string, len(clientTables))
+	for i, t := range clientTables {
+		names[i] = t.name
+	}
+	return strings.Join(names, ", ")
 }
 
 func parseInts(s string) ([]int, error) {

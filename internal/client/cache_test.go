@@ -186,9 +186,8 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 	}
 	equalIDs(t, "other", membershipIDs(other), rawIDs(t, sb.MembershipsJSON(nil)))
 	// One read, not two: pages 1 to 3, page 3 (empty) asked twice, the
-	// closing check of page 1, and at most three past the end
-	// (MaxConcurrency-1).
-	if n := sb.Requests("memberships"); n > 3+1+1+3 {
+	// closing check of page 1, and at most maxPastEnd past the end.
+	if n := sb.Requests("memberships"); n > 3+1+1+maxPastEnd(DefaultMaxConcurrency) {
 		t.Fatalf("%d requests", n)
 	}
 }

@@ -11,13 +11,16 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/oauth2"
+	"golang.org/x/sync/semaphore"
 )
 
 // Client reads one organization's data. It is safe for concurrent use, and
@@ -31,6 +34,12 @@ type Client struct {
 	cache  *cache
 	// answers are the run's believed answers, page by page (answers.go).
 	answers *answerBook
+	// requests numbers page requests, for the trace.
+	requests atomic.Uint64
+	// decoders bounds the pages decoded at once to the cores but one:
+	// decoding is CPU, and the core left over keeps the network moving
+	// (reading answers, sending the next requests) while pages decode.
+	decoders *semaphore.Weighted
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -57,6 +66,7 @@ func New(cfg Config) (*Client, error) {
 	c := &Client{
 		cfg: cfg, base: base, pause: &pauseGate{}, window: newSendWindow(cfg.MaxConcurrency),
 		cache: newCache(defaultRetainUpTo), answers: newAnswerBook(),
+		decoders: semaphore.NewWeighted(int64(max(runtime.GOMAXPROCS(0)-1, 1))),
 	}
 	c.http = c.newRetryingClient()
 	return c, nil
@@ -75,7 +85,7 @@ func (c *Client) newRetryingClient() *retryablehttp.Client {
 
 	tokens := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.Token, TokenType: "Bearer"})
 	timed := &attemptTimeout{limit: c.cfg.Timeout, base: network}
-	gated := &sendTransport{gate: c.pause, window: c.window, base: timed, logger: c.cfg.Logger}
+	gated := &sendTransport{gate: c.pause, window: c.window, base: timed, logger: c.cfg.Logger, trace: c.trace}
 	authed := &originTransport{
 		origin:   origin(c.base),
 		withAuth: &oauth2.Transport{Source: tokens, Base: gated},

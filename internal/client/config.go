@@ -63,6 +63,10 @@ type Config struct {
 	Paths Paths
 	// Logger receives request and paging events; nil discards them.
 	Logger Logger
+	// Trace, when set, receives the moments of every page request
+	// (trace.go): joinit-bench draws a read's timeline from them. Nil in
+	// the provider.
+	Trace func(TraceEvent)
 	// OrganizationID, when set, is the organization every record must
 	// belong to: a record whose organization_id is set and differs fails
 	// the read (an *OrganizationError). Records without one pass.

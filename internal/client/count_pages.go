@@ -14,6 +14,7 @@ type decodedPage[T any] struct {
 	digest   uint64 // of the page's records, to notice a page served twice
 	body     []byte // what the records' raw JSON refers to, recycled once they are kept
 	question string // the URL asked: the run's answers are compared by it
+	asked    int    // the count asked for
 	said     answer // what the page says, to compare with other answers to the question
 }
 
@@ -91,6 +92,15 @@ type countReader[T any, PT interface {
 	// prevConfirmed: the page before was asked twice, with answers that
 	// agree. An empty page after a short page so confirmed is the end.
 	prevConfirmed bool
+	// front is page 1 asked again, sent as soon as a page claimed the end
+	// (frontAt): the closing check of a concurrent read leaves beside the
+	// end's second answer instead of after it. reask is that second
+	// answer, sent by endClaimed.
+	front   *frontCheck[T]
+	frontAt int
+	reask   *pendingAsk[T]
+	// lastHanded is the last page step took.
+	lastHanded int
 
 	pages, discarded, changedAt int
 }
@@ -109,15 +119,18 @@ func newCountReader[T any, PT interface {
 
 func (r *countReader[T, PT]) read() error {
 	pages, discarded, err := readPages(r.ctx, r.maxInFlight,
-		pagePlan{window: 1, last: r.c.cfg.MaxPages}, r.fetch, r.step, r.beyondEnd)
+		pagePlan{window: 1, last: r.c.cfg.MaxPages}, pageSource[decodedPage[T]](r))
 	r.pages, r.discarded = pages, discarded
 	if errors.Is(err, errPageCap) {
 		return &PageError{Endpoint: r.req.endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.c.cfg.MaxPages), Err: ErrNotAdvancing}
 	}
 	if err != nil || !r.concurrent {
+		r.dropPending()
 		return err
 	}
-	return r.checkFrontUnchanged()
+	err = r.checkFrontUnchanged()
+	r.dropPending()
+	return err
 }
 
 // checkFrontUnchanged asks for page 1 again after a concurrent read. Pages
@@ -128,14 +141,14 @@ func (r *countReader[T, PT]) read() error {
 // read starts again, one page at a time. Records inserted further down the
 // list cannot be noticed this way (see the paging docs).
 func (r *countReader[T, PT]) checkFrontUnchanged() error {
-	again, err := r.fetch(r.ctx, 1)
+	again, err := r.frontAnswer()
 	if err != nil {
 		return err
 	}
 	if again.said.digest != r.firstSaid.digest {
 		// One answer against one: a front that changed, or a page 1
 		// answered short or empty for a moment. A third tells them apart.
-		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.fetch, pageSaid[T])
+		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
 		if err != nil {
 			return err
 		}
@@ -146,6 +159,50 @@ func (r *countReader[T, PT]) checkFrontUnchanged() error {
 		return errDataChanged
 	}
 	return nil
+}
+
+// frontCheck is page 1 asked again, in flight.
+type frontCheck[T any] struct {
+	done   chan struct{}
+	page   decodedPage[T]
+	err    error
+	cancel context.CancelFunc
+}
+
+// sendFrontCheckAtEnd sends the closing check of page 1 when a page of a
+// concurrent read claims the end (empty, or short): every page with
+// records before it has been answered, which is all the check needs, and
+// the end's second answer takes a round trip that the check can share.
+func (r *countReader[T, PT]) sendFrontCheckAtEnd(page, n int) {
+	if !r.concurrent || page < 2 || (n > 0 && n >= r.longest) || r.front != nil {
+		// A check in flight was sent after every page with records so
+		// far; one sent too early is dropped by step.
+		return
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	f := &frontCheck[T]{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(f.done)
+		f.page, f.err = r.ask(ctx, 1)
+	}()
+	r.front, r.frontAt = f, page
+}
+
+// frontAnswer is page 1 asked again: the check sent at the end, or a new
+// ask when none is in flight.
+func (r *countReader[T, PT]) frontAnswer() (decodedPage[T], error) {
+	f := r.front
+	if f == nil {
+		return r.ask(r.ctx, 1)
+	}
+	r.front = nil
+	defer f.cancel()
+	select {
+	case <-f.done:
+		return f.page, f.err
+	case <-r.ctx.Done():
+		return decodedPage[T]{}, r.ctx.Err()
+	}
 }
 
 // beyondEnd looks at a page past the confirmed end that was already
@@ -172,9 +229,9 @@ func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
 // 1 is asked again; a page 1 that was cut short for a moment then shows
 // more records, and the read starts again, one page at a time.
 func (r *countReader[T, PT]) checkShortFirstPage() error {
-	again, err := r.fetch(r.ctx, 1)
+	again, err := r.ask(r.ctx, 1)
 	if err == nil && again.said.digest != r.firstSaid.digest {
-		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.fetch, pageSaid[T])
+		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
 	}
 	if err != nil {
 		return err
@@ -207,11 +264,111 @@ func answerOf[T any, PT interface {
 
 func pageSaid[T any](p decodedPage[T]) answer { return p.said }
 
+// claimsEnd is the last page worth sending if a page's answer is true: an
+// empty page ends the read, a short one (fewer records than the count
+// asked for) at its confirmation, the page after it.
+func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
+	switch n := len(p.records); {
+	case n == 0:
+		return page
+	case n < p.asked:
+		return page + 1
+	}
+	return 0
+}
+
+// endClaimed sends what the end claimed at page needs once every page
+// before it is answered, before they are decoded and handed over: the
+// page asked again (its second answer) and, in a concurrent read, the
+// closing check of page 1. step takes them when page's turn comes.
+func (r *countReader[T, PT]) endClaimed(page int, empty bool) {
+	if r.wantsSecondAnswer(page, empty) && r.reask == nil {
+		ctx, cancel := context.WithCancel(r.ctx)
+		a := &pendingAsk[T]{page: page, done: make(chan struct{}), cancel: cancel}
+		go func() {
+			defer close(a.done)
+			a.p, a.err = r.askOrEmpty(ctx, page)
+		}()
+		r.reask = a
+	}
+	if page > 1 {
+		r.sendFrontCheckAtEnd(page, 0)
+	}
+}
+
+// wantsSecondAnswer says whether step will ask page again when its turn
+// comes, as endsHere will decide it, from what is known before then: the
+// pages between the last handed over and page claimed no end, so they
+// are full.
+func (r *countReader[T, PT]) wantsSecondAnswer(page int, empty bool) bool {
+	switch {
+	case page == 1:
+		return empty // a short page 1 is tested by page 2
+	case !empty:
+		return true // a short page
+	case r.lastHanded < page-1:
+		return true // an empty page after a full one
+	}
+	return !(r.prevShort && r.prevConfirmed)
+}
+
+// pendingAsk is a page asked again, in flight.
+type pendingAsk[T any] struct {
+	page   int
+	done   chan struct{}
+	p      decodedPage[T]
+	err    error
+	cancel context.CancelFunc
+}
+
+// wait is the page's answer, or ctx's end.
+func (a *pendingAsk[T]) wait(ctx context.Context) (decodedPage[T], error) {
+	defer a.cancel()
+	select {
+	case <-a.done:
+		return a.p, a.err
+	case <-ctx.Done():
+		return decodedPage[T]{}, ctx.Err()
+	}
+}
+
+// askAgain asks a page again for its second answer: the ask endClaimed
+// sent, when it was for this page, or a new one.
+func (r *countReader[T, PT]) askAgain(ctx context.Context, page int) (decodedPage[T], error) {
+	if a := r.reask; a != nil {
+		r.reask = nil
+		if a.page == page {
+			return a.wait(ctx)
+		}
+		a.cancel()
+	}
+	return r.askOrEmpty(ctx, page)
+}
+
+// dropPending cancels what endClaimed sent and the read will not use.
+func (r *countReader[T, PT]) dropPending() {
+	if r.reask != nil {
+		r.reask.cancel()
+		<-r.reask.done
+		r.reask = nil
+	}
+	if r.front != nil {
+		r.front.cancel()
+		<-r.front.done
+		r.front = nil
+	}
+}
+
+// ask fetches a page outside the pager: a page asked again.
+func (r *countReader[T, PT]) ask(ctx context.Context, page int) (decodedPage[T], error) {
+	return r.fetch(ctx, page, nil)
+}
+
 // fetch gets and decodes one page. It runs concurrently with other pages.
 // A body that does not decode is retried inside c.fetch.
-func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T], error) {
+func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (decodedPage[T], error) {
 	q := r.req
-	q.page, q.size = page, r.count
+	q.page, q.size, q.bytesIn = page, r.count, bytesIn
 	var p decodedPage[T]
 	err := r.c.fetch(ctx, q, func(body []byte) error {
 		if fixed := r.c.repairText(ctx, body, r.req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
@@ -224,7 +381,7 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 			return r.c.withoutToken(err)
 		}
 		digest := digestOf(body)
-		p = decodedPage[T]{records: recs, digest: digest, body: body, question: q.url(r.c.base), said: answerOf[T, PT](recs, digest)}
+		p = decodedPage[T]{records: recs, digest: digest, body: body, question: q.url(r.c.base), said: answerOf[T, PT](recs, digest), asked: q.size}
 		return nil
 	})
 	return p, err
@@ -235,6 +392,8 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 // page, a repeated page, what the page teaches of the server's page size,
 // the records kept, and what to fetch next.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
+	r.c.traceHanded(r.req.endpoint, page)
+	r.lastHanded = page
 	if fetchErr != nil {
 		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
 			return r.refused(page, fetchErr)
@@ -243,11 +402,19 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		// page says: nothing here.
 		p = decodedPage[T]{question: r.question(page), said: noRecords}
 	}
+	r.sendFrontCheckAtEnd(page, len(p.records))
+	first := p.said
 	p, confirmed, err := r.believe(page, p)
 	if err != nil {
 		return pagePlan{}, err
 	}
 	n := len(p.records)
+	if r.front != nil && (p.said.digest != first.digest || (n > 0 && page > r.frontAt)) {
+		// Records past the point the check was sent at: it may have been
+		// served before them, so it is asked again at the next end.
+		r.front.cancel()
+		r.front = nil
+	}
 	if n == 0 {
 		return pagePlan{done: true}, nil
 	}
@@ -285,7 +452,7 @@ func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T]
 		known = append(known, earlier)
 	}
 	recycleBody(p.body)
-	again, err := secondOpinion(r.ctx, r.req.endpoint, page, known, r.fetchOrEmpty, pageSaid[T])
+	again, err := secondOpinion(r.ctx, r.req.endpoint, page, known, r.askAgain, pageSaid[T])
 	if err != nil {
 		return again, false, err
 	}
@@ -306,10 +473,10 @@ func (r *countReader[T, PT]) endsHere(page, n int) bool {
 	return page > 1 && n < r.longest
 }
 
-// fetchOrEmpty is fetch for a page asked again, where a refusal past the
-// end agrees with an empty page.
-func (r *countReader[T, PT]) fetchOrEmpty(ctx context.Context, page int) (decodedPage[T], error) {
-	p, err := r.fetch(ctx, page)
+// askOrEmpty asks a page again, where a refusal past the end agrees with
+// an empty page.
+func (r *countReader[T, PT]) askOrEmpty(ctx context.Context, page int) (decodedPage[T], error) {
+	p, err := r.ask(ctx, page)
 	if err != nil && page > 1 && refusesPageAfterEnd(err) {
 		return decodedPage[T]{question: r.question(page), said: noRecords}, nil
 	}
@@ -434,7 +601,7 @@ func slowStart(fullPages, maxInFlight int) int {
 // again tells them apart: unchanged, it is the whole list; changed, the
 // data changed and the read starts again.
 func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, error) {
-	again, err := r.fetch(r.ctx, 1)
+	again, err := r.ask(r.ctx, 1)
 	if err != nil {
 		return pagePlan{}, err
 	}

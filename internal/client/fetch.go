@@ -22,6 +22,9 @@ type pageRequest struct {
 	sizeParam string     // "count" or "limit": endpoints take one, not both
 	size      int
 	page      int
+	// bytesIn, when set, is called once an answer's bytes are in, before
+	// they are decoded (pager.go).
+	bytesIn func()
 }
 
 func (r pageRequest) url(base *url.URL) string {
@@ -55,6 +58,7 @@ func (e *bodyTooLargeError) Error() string {
 // the body it is given (recycleBody it when refusing it).
 func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []byte) error) error {
 	attempts := newAttemptLog(c.window)
+	attempts.endpoint, attempts.page, attempts.request = r.endpoint, r.page, c.requests.Add(1)
 	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.url(c.base), nil)
 	if err != nil {
@@ -80,10 +84,21 @@ func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []by
 		if err != nil {
 			return err
 		}
+		c.trace(attempts, TraceBytesIn)
+		if r.bytesIn != nil && len(b) >= decodeBesideNetwork {
+			r.bytesIn()
+		}
 		size = len(b)
-		if err := accept(b); err != nil {
+		if err := c.decoders.Acquire(ctx, 1); err != nil {
+			recycleBody(b)
+			return err
+		}
+		err = accept(b)
+		c.decoders.Release(1)
+		if err != nil {
 			return &notAPageError{Status: resp.StatusCode, Err: err}
 		}
+		c.trace(attempts, TraceDecoded)
 		return nil
 	})
 
@@ -135,6 +150,12 @@ func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []by
 	c.cfg.Logger.Debug(ctx, "fetched page", fields)
 	return nil
 }
+
+// decodeBesideNetwork is the size of a body from which a page leaves the
+// network before it is decoded (pageSource.fetch): decoding a smaller one takes
+// microseconds, and knowing first whether it ends the read keeps the pages
+// sent past the end to the window's worth.
+const decodeBesideNetwork = 16 << 10
 
 // notAPageError is a 2xx answer whose body is not a page of the endpoint:
 // what a maintenance page, an error object or a cut-off answer served with

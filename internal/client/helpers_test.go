@@ -329,6 +329,12 @@ func int64Ptr(v int64) *int64 { return &v }
 // empty page that ends it (for a short last page, its confirmation), and
 // the answer that ends the read asked a second time: the empty page after
 // a full page (or an empty page 1), or the short last page.
+// maxPastEnd is the most requests a read with conc in flight may send
+// past the page that ends it: those that left before its answer came back,
+// a window on the network and a window of answers held while they decode
+// or wait for their turn (pager.go).
+func maxPastEnd(conc int) int { return 2*conc - 1 }
+
 func expectedRequests(n, p int) int {
 	if n%p == 0 {
 		return n/p + 2

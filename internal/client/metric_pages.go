@@ -43,7 +43,7 @@ func readMetadataPages(ctx context.Context, c *Client, req pageRequest, keepRaw 
 	start := time.Now()
 	m := &metricsReader{ctx: ctx, c: c, req: req, keepRaw: keepRaw, perPage: req.size,
 		acc: newAccumulator[OrgMetric](c.newOrgGuard(req.endpoint))}
-	pages, _, err := readPages(ctx, c.cfg.MaxConcurrency, pagePlan{window: 1, last: 1}, m.fetch, m.step, nil)
+	pages, _, err := readPages(ctx, c.cfg.MaxConcurrency, pagePlan{window: 1, last: 1}, pageSource[decodedMetricsPage](m))
 	if err == nil {
 		err = m.acc.guard.err()
 	}
@@ -75,9 +75,9 @@ type metricsReader struct {
 
 // fetch gets and decodes one page; a body that is not a page of results is
 // retried inside c.fetch.
-func (m *metricsReader) fetch(ctx context.Context, page int) (decodedMetricsPage, error) {
+func (m *metricsReader) fetch(ctx context.Context, page int, bytesIn func()) (decodedMetricsPage, error) {
 	r := m.req
-	r.page = page
+	r.page, r.bytesIn = page, bytesIn
 	var p decodedMetricsPage
 	err := m.c.fetch(ctx, r, func(body []byte) error {
 		body = m.c.repairText(ctx, body, r.endpoint, page)
@@ -92,6 +92,12 @@ func (m *metricsReader) fetch(ctx context.Context, page int) (decodedMetricsPage
 }
 
 func metricsSaid(p decodedMetricsPage) answer { return p.said }
+
+// totalPages bounds what is sent: the pages claim no end of their own, and
+// none is sent past totalPages to look at.
+func (m *metricsReader) claimsEnd(int, decodedMetricsPage) int   { return 0 }
+func (m *metricsReader) endClaimed(int, bool)                    {}
+func (m *metricsReader) beyondEnd(int, decodedMetricsPage) error { return nil }
 
 // believe takes a page's answer as true, or first asks the page again.
 func (m *metricsReader) believe(page int, p decodedMetricsPage) (decodedMetricsPage, bool, error) {
@@ -111,7 +117,8 @@ func (m *metricsReader) believe(page int, p decodedMetricsPage) (decodedMetricsP
 	if contradicts {
 		known = append(known, earlier)
 	}
-	again, err := secondOpinion(m.ctx, m.req.endpoint, page, known, m.fetch, metricsSaid)
+	ask := func(ctx context.Context, page int) (decodedMetricsPage, error) { return m.fetch(ctx, page, nil) }
+	again, err := secondOpinion(m.ctx, m.req.endpoint, page, known, ask, metricsSaid)
 	if err != nil {
 		return again, false, err
 	}
@@ -120,6 +127,7 @@ func (m *metricsReader) believe(page int, p decodedMetricsPage) (decodedMetricsP
 }
 
 func (m *metricsReader) step(page int, p decodedMetricsPage, fetchErr error) (pagePlan, error) {
+	m.c.traceHanded(m.req.endpoint, page)
 	if fetchErr != nil {
 		return pagePlan{}, fetchErr
 	}

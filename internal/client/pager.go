@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"runtime"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -13,68 +15,189 @@ import (
 // over, and which pages may be in flight next.
 type pagePlan struct {
 	done bool
-	// window is how many pages, counted from the next page to hand over,
-	// may be in flight; at least 1. Pages already in flight past it stay
-	// in flight: cancelling them would only waste what they cost already.
+	// window is how many pages may be on the network at once (sent, their
+	// answer's bytes not yet in); at least 1. With a window of 1 the read
+	// goes one page at a time: the next page leaves only once this one is
+	// handed over, since what it held decides what is asked next. Pages
+	// already in flight past the window stay in flight: cancelling them
+	// would only waste what they cost already.
 	window int
 	// last is the highest page that may be fetched.
 	last int
 }
 
-// pageStep is what a reader does with one page, in page order: the page's
-// result or the error fetching it, and the plan from there on.
-type pageStep[R any] func(page int, r R, fetchErr error) (pagePlan, error)
+// pageSource is a reader of one endpoint, as readPages drives it.
+type pageSource[R any] interface {
+	// fetch gets and decodes one page. It calls bytesIn (when not nil)
+	// as soon as the answer's bytes are in, before decoding them: the page
+	// then leaves the network, and the next may go out while it is
+	// decoded. A small answer (an empty page, the likeliest end) it may
+	// decode first: what it holds then bounds what is sent next
+	// (claimsEnd), at no cost in time.
+	fetch(ctx context.Context, page int, bytesIn func()) (R, error)
+	// claimsEnd says, of a page as it came back, the last page worth
+	// sending if its answer is true (0: no claim): an empty page ends the
+	// read there, a short page at the page after it. It runs concurrently
+	// with other pages.
+	claimsEnd(page int, r R) int
+	// endClaimed is told of the lowest page claiming the end once every
+	// page before it has been answered, and whether it claims it as an
+	// empty page: what the end needs next (its second answer, the closing
+	// check) may leave now, before the pages before it are decoded and
+	// handed over.
+	endClaimed(page int, empty bool)
+	// step takes each page in page order: its result or the error
+	// fetching it, and says what comes next.
+	step(page int, r R, fetchErr error) (pagePlan, error)
+	// beyondEnd looks at a page past the end that was already answered
+	// when step said done; its error (records there) ends the read.
+	beyondEnd(page int, r R) error
+}
 
-// readPages fetches pages 1, 2, … and hands each to step strictly in page
-// order, whatever order the responses come back in, so the result never
-// depends on which request finished first. It keeps as many pages in flight
-// as the latest plan's window allows (never more than maxInFlight). When
-// step says done, or fails, every later page in flight is cancelled and
-// discarded; but when step says done, the later pages already answered are
-// first handed to beyondEnd (when not nil): records there contradict the
-// end, and beyondEnd's error ends the read instead.
-func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan,
-	fetch func(ctx context.Context, page int) (R, error), step pageStep[R],
-	beyondEnd func(page int, r R) error,
-) (pagesRead int, discarded int, err error) {
+// readPages fetches pages 1, 2, … and hands each to src.step strictly in
+// page order, whatever order the responses come back in, so the result
+// never depends on which request finished first. It keeps as many pages
+// on the network as the latest plan's window allows (never more than
+// maxInFlight), counting a page off the network once its bytes are in, so
+// decoding runs beside the network instead of holding a place; and it
+// holds at most a window's worth of pages more, answered and waiting to be
+// decoded or handed over, which bounds the memory of a read. No page past
+// the lowest end claimed (claimsEnd) and not yet handed over is sent, so
+// pages sent past the end are only those that left before the claim was
+// known. When step says done, or fails, every later page in flight is
+// cancelled and discarded; but when step says done, the later pages
+// already answered are first handed to beyondEnd: records there contradict
+// the end, and beyondEnd's error ends the read instead.
+func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	var g errgroup.Group
-	g.SetLimit(maxInFlight)
+	var g errgroup.Group // bounded by the pages held, below
 	type result = struct {
 		r   R
 		err error
 	}
 	inFlight := map[int]chan result{}
-	launched := 0
+	// A page's number is sent once, when it leaves the network (bytes
+	// in, or done without them): at most the pages on the network are
+	// owed one.
+	offNetwork := make(chan int, 2*maxInFlight+1)
+	answered := map[int]bool{} // pages off the network, not yet handed over
+	launched, onNetwork := 0, 0
+	var claimsMu sync.Mutex
+	claims := map[int]int{} // page -> the last page worth sending, by its answer
+	told := 0               // the last page endClaimed was told of
 	defer func() {
 		cancel()
 		_ = g.Wait() // workers report through their channels, never here
-		discarded = len(inFlight)
 	}()
 
-	for next := 1; ; next++ {
-		window := min(max(plan.window, 1), maxInFlight)
-		for launched < plan.last && launched < next-1+window {
-			launched++
-			ch := make(chan result, 1)
-			inFlight[launched] = ch
-			page := launched
-			g.Go(func() error {
-				r, err := fetch(ctx, page)
-				ch <- result{r, err}
-				return nil
-			})
-		}
-		if next > launched {
-			return next - 1, 0, errPageCap
-		}
-		res := <-inFlight[next]
-		delete(inFlight, next)
-		if plan, err = step(next, res.r, res.err); err != nil || plan.done {
-			if err == nil && beyondEnd != nil {
-				err = answeredBeyond(inFlight, beyondEnd)
+	// horizon is the last page worth sending, and the lowest page claiming
+	// the end (0: none).
+	horizon := func(next int) (last, lowest int) {
+		last = plan.last
+		claimsMu.Lock()
+		defer claimsMu.Unlock()
+		for p, upTo := range claims {
+			if p < next {
+				delete(claims, p) // handed over, and the read went on
+				continue
 			}
-			return next, 0, err
+			last = min(last, upTo)
+			if lowest == 0 || p < lowest {
+				lowest = p
+			}
+		}
+		return last, lowest
+	}
+	launch := func() {
+		launched++
+		onNetwork++
+		ch := make(chan result, 1)
+		inFlight[launched] = ch
+		page := launched
+		g.Go(func() error {
+			var once sync.Once
+			leave := func() {
+				once.Do(func() {
+					offNetwork <- page
+					// Let the loop send the next page now: on a busy
+					// machine this goroutine would decode on, and the
+					// loop wait for a core, for up to a time slice.
+					runtime.Gosched()
+				})
+			}
+			r, err := src.fetch(ctx, page, leave)
+			if err == nil {
+				if upTo := src.claimsEnd(page, r); upTo > 0 {
+					claimsMu.Lock()
+					claims[page] = upTo
+					claimsMu.Unlock()
+				}
+			}
+			leave() // after the claim: the place it frees sees the horizon
+			ch <- result{r, err}
+			return nil
+		})
+	}
+	// tellEnd tells src of the lowest claim once every page before it
+	// was answered.
+	tellEnd := func(next, lowest int) {
+		if lowest == 0 || lowest <= told {
+			return
+		}
+		for p := next; p < lowest; p++ {
+			if !answered[p] {
+				return
+			}
+		}
+		told = lowest
+		claimsMu.Lock()
+		empty := claims[lowest] == lowest
+		claimsMu.Unlock()
+		src.endClaimed(lowest, empty)
+	}
+	for next := 1; ; next++ {
+		var res result
+		for got := false; !got; {
+			window := min(max(plan.window, 1), maxInFlight)
+			ahead := window // one page at a time: the next waits for this one's turn
+			if window > 1 {
+				ahead = 2 * window // a window on the network, a window held
+			}
+			last, lowest := horizon(next)
+			for launched < last && onNetwork < window && launched < next-1+ahead {
+				launch()
+			}
+			if next > launched && launched >= plan.last {
+				return next - 1, 0, errPageCap
+			}
+			// Not yet sent (the pages on the network may be owed their
+			// places still): the select below waits for a place, as
+			// receiving from the nil channel of a page not sent blocks.
+			tellEnd(next, lowest)
+			// The page whose turn it is first: the read may end there.
+			select {
+			case res = <-inFlight[next]:
+				got = true
+				continue
+			default:
+			}
+			select {
+			case p := <-offNetwork:
+				onNetwork--
+				if p >= next {
+					answered[p] = true
+				}
+			case res = <-inFlight[next]:
+				got = true
+			}
+		}
+		delete(inFlight, next)
+		delete(answered, next)
+		if plan, err = src.step(next, res.r, res.err); err != nil || plan.done {
+			if err == nil {
+				err = answeredBeyond(inFlight, src.beyondEnd)
+			}
+			return next, launched - next, err // sent past the last page taken: not used
 		}
 	}
 }

@@ -55,9 +55,12 @@ type sendTransport struct {
 	window *sendWindow
 	base   http.RoundTripper
 	logger Logger
+	trace  func(*attemptLog, TraceMoment)
 }
 
 func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	log, _ := req.Context().Value(attemptsKey{}).(*attemptLog)
+	t.note(log, TraceQueued)
 	if err := t.window.acquire(req.Context()); err != nil {
 		return nil, err
 	}
@@ -81,11 +84,13 @@ func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	ticket := t.window.send()
+	t.note(log, TraceSent)
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		t.window.release()
 		return nil, err
 	}
+	t.note(log, TraceAnswered)
 	switch {
 	case isRateLimit(resp):
 		t.window.limited(ticket)
@@ -171,4 +176,11 @@ type attemptTimeoutError struct{ limit time.Duration }
 
 func (e *attemptTimeoutError) Error() string {
 	return fmt.Sprintf("no complete answer within request_timeout (%s)", e.limit)
+}
+
+// note reports a moment of the request to the client's trace, if any.
+func (t *sendTransport) note(log *attemptLog, what TraceMoment) {
+	if t.trace != nil {
+		t.trace(log, what)
+	}
 }

@@ -86,6 +86,10 @@ func (c *Client) charge(log *attemptLog) bool {
 type attemptLog struct {
 	count atomic.Int32 // attempts sent
 	start time.Time
+	// endpoint, page and request name the page request, for its trace.
+	endpoint string
+	page     int
+	request  uint64
 
 	mu      sync.Mutex
 	charged int    // retries charged against MaxRetries

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"net/url"
 	"sync"
+	"time"
 )
 
 // RequestRecord describes one request the server received.
@@ -11,6 +12,9 @@ type RequestRecord struct {
 	Query         url.Values // the query, with token-like parameters redacted
 	Authorization bool       // whether a valid bearer token was presented (false when the request never got to the auth check: 404, 405)
 	Status        int        // status answered; 0 when no response was written (connection reset, client gone)
+	// Arrived is when the request came in; Finished, when its answer was
+	// written (after Latency): the server's view of a read's timeline.
+	Arrived, Finished time.Time
 }
 
 // maxLog bounds RequestLog: enough for any test, small enough for a

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // statusNoResponse is recorded when no response was written: the connection
@@ -29,12 +30,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ep, known := s.routes[r.URL.Path]
-	rec := RequestRecord{Query: redactQuery(r.URL.Query())}
+	rec := RequestRecord{Query: redactQuery(r.URL.Query()), Arrived: time.Now()}
 	if known {
 		rec.Endpoint = endpointNames[ep]
 	}
 	s.ctr.begin(ep, known)
 	rec.Status = s.serve(w, r, ep, known, &rec)
+	rec.Finished = time.Now()
 	s.ctr.end(rec)
 	if s.logf != nil {
 		q := rec.Query.Encode()
