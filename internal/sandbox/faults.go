@@ -55,6 +55,10 @@ type Faults struct {
 	RateLimit float64
 	RateBurst int
 
+	// Chaos, when its Share is above 0, is a seeded schedule of transient
+	// faults and lies (chaos.go), on top of the faults above.
+	Chaos Chaos
+
 	// Deviations from the specification (see deviations.go).
 	PageSizeCap          int
 	IgnoreCount          []string
@@ -89,7 +93,10 @@ type faultState struct {
 	inserted   [numEndpoints]bool
 	outOfOrder [numEndpoints]bool      // the out-of-order insert has been claimed
 	served     map[attemptKey]struct{} // pages answered with 200 since SetFaults
-	bucket     tokenBucket
+	// chaosAttempts counts attempts per request (endpoint and query), for
+	// the chaos schedule.
+	chaosAttempts map[string]int
+	bucket        tokenBucket
 }
 
 // set replaces the faults and forgets attempts and inserts, so a test can
@@ -111,6 +118,7 @@ func (fs *faultState) set(f Faults) {
 	fs.inserted = [numEndpoints]bool{}
 	fs.outOfOrder = [numEndpoints]bool{}
 	fs.served = make(map[attemptKey]struct{})
+	fs.chaosAttempts = make(map[string]int)
 	fs.bucket = newTokenBucket(f.RateLimit, f.RateBurst, time.Now())
 }
 

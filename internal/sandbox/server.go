@@ -86,6 +86,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 		w.Header().Set("Retry-After", f.RetryAfter)
 		return writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests")
 	}
+	chaos := s.flt.chaosAttempt(chaosKey(ep, r))
+	if status, answered := serveTransient(ctx, w, chaos); answered {
+		return status
+	}
 	if pq.page == f.NonJSONPage {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
@@ -117,6 +121,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	}
 	if requested == f.TruncatedPage {
 		body = body[:len(body)/2]
+	}
+	switch {
+	case chaos == chaosCutBody:
+		return writeCut(w, body)
+	case chaos == lieMaintenance:
+		return writeHTML(w, http.StatusOK)
+	case chaos.lies():
+		body = lie(ep, chaos, body, recs, pq, len(all))
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
