@@ -18,7 +18,10 @@ import (
 //
 //	byte 0: client concurrency 1–4
 //	byte 1: records at the start, 0–40
-//	byte 2: the server's page size cap, 0 (none) or 1–7; the client asks for 5
+//	byte 2: the server's page size cap, 0 (none) or 1–7 (bits 0–2); the client
+//	asks for 5; and a lie (bits 3–4: none, an empty page, the page cut to
+//	its first record, a maintenance page) told by the first answer to every
+//	page whose number is a multiple of 2 or 3 (bit 5)
 //	then pairs: after request k (first byte), insert 1–3 records (second
 //	byte) at a position (also the second byte)
 //
@@ -32,6 +35,9 @@ type changingList struct {
 	requests int
 	events   map[int][]insertEvent
 	inserted int
+	lie      int         // noLie, lieEmpty, lieCut or lieNotJSON
+	every    int         // the pages that lie are multiples of every
+	asked    map[int]int // requests per page
 }
 
 type insertEvent struct {
@@ -49,7 +55,8 @@ func newChangingList(data []byte) (*changingList, int) {
 		return 0
 	}
 	conc := 1 + int(at(0))%4
-	l := &changingList{cap: int(at(2)) % 8, events: map[int][]insertEvent{}}
+	l := &changingList{cap: int(at(2)) % 8, events: map[int][]insertEvent{}, asked: map[int]int{},
+		lie: int(at(2)>>3) % 4, every: 2 + int(at(2)>>5)%2}
 	for i := range int(at(1)) % 41 {
 		l.ids = append(l.ids, fmt.Sprintf("r%02d", i))
 	}
@@ -79,7 +86,19 @@ func (l *changingList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		size = min(size, l.cap)
 	}
 	l.requests++
-	writeJSON(w, arrayOf(pageOf(l.ids, page, size)))
+	l.asked[page]++
+	body := arrayOf(pageOf(l.ids, page, size))
+	if l.asked[page] == 1 && page%l.every == 0 {
+		switch l.lie {
+		case lieEmpty:
+			body = []byte("[]")
+		case lieCut:
+			body = arrayOf(pageOf(l.ids, page, size)[:min(1, len(pageOf(l.ids, page, size)))])
+		case lieNotJSON:
+			body = []byte("<html>maintenance</html>")
+		}
+	}
+	writeJSON(w, body)
 	// The list changes between this request and the next.
 	for _, ev := range l.events[l.requests] {
 		pos := ev.at(len(l.ids))
@@ -92,11 +111,12 @@ func (l *changingList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// FuzzPagingUnderChange: whatever the page size the server really serves
-// and whatever it inserts between requests, the read returns every record
-// that existed throughout it, each once, and nothing that never existed, or
-// it fails saying the server is not advancing. Without inserts it returns
-// the list exactly.
+// FuzzPagingUnderChange: whatever the page size the server really serves,
+// whatever it inserts between requests and whatever its first answers to
+// pages lie, the read returns every record that existed throughout it, each
+// once, and nothing that never existed, or it fails saying the server is
+// not advancing or answers inconsistently. Without inserts it returns the
+// list exactly, lies or not.
 func FuzzPagingUnderChange(f *testing.F) {
 	f.Add([]byte{0, 23, 0})
 	f.Add([]byte{3, 40, 2})                         // capped page size, concurrent
@@ -105,12 +125,16 @@ func FuzzPagingUnderChange(f *testing.F) {
 	f.Add([]byte{2, 30, 0, 1, 2})                   // front insert right after page 1
 	f.Add([]byte{1, 35, 4, 2, 1, 2, 1, 3, 1, 4, 1}) // many small front inserts
 	f.Add([]byte{0, 12, 7, 1, 200})                 // cap above the asked size
+	f.Add([]byte{0, 23, 0x08})                      // empty first answers, sequential
+	f.Add([]byte{3, 40, 0x12, 2, 0, 3, 0x80})       // cut first answers, capped, inserts, concurrent
+	f.Add([]byte{2, 25, 0x38})                      // maintenance pages
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		api, conc := newChangingList(data)
 		initial := slices.Clone(api.ids)
+		// One retry, at once: a maintenance page served once is retried.
 		c, err := New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxPages: 200,
-			MaxRetries: NoRetries, MaxConcurrency: conc})
+			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: conc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +149,7 @@ func FuzzPagingUnderChange(f *testing.F) {
 			if ms != nil {
 				t.Fatal("records with an error")
 			}
-			if !(errors.Is(err, ErrNotAdvancing) || errors.Is(err, errDataChanged)) || api.inserted == 0 {
+			if !(errors.Is(err, ErrNotAdvancing) || errors.Is(err, errDataChanged) || errors.Is(err, ErrInconsistentAnswers)) || api.inserted == 0 {
 				t.Fatalf("read failed with %v (%d records inserted)", err, api.inserted)
 			}
 			return
