@@ -153,6 +153,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&f.OutOfOrderInsertPage, "out-of-order-insert-page", 0, "deviation: the first request for this `page` waits until the next page is served, then -insert-count records are inserted at the front (0: off)")
 	fs.BoolVar(&f.IgnoreStatusFilter, "ignore-status-filter", false, "deviation: ignore the memberships status filter and serve every status")
 	fs.BoolVar(&f.EqualOrgMetrics, "equal-org-metrics", false, "deviation: serve every org metrics record as the same all-null record")
+	fs.Uint64Var(&f.Chaos.Seed, "chaos-seed", 0, "chaos: the `seed` of the schedule of what goes wrong (the same seed, the same schedule)")
+	fs.Float64Var(&f.Chaos.Share, "chaos-share", 0, "chaos: the `share` (0..1) of first and second attempts at each request that go wrong (0: off)")
+	fs.BoolVar(&f.Chaos.Lies, "chaos-lies", false, "chaos: some of what goes wrong is a 200 that lies (an empty page, a page cut short, a maintenance page, an error object, JSON cut off), not only transient faults")
 	brokenText := fs.String("broken-text-pages", "", "deviation: comma-separated page `numbers` whose first two records carry an unpaired surrogate and an invalid UTF-8 byte")
 
 	if err := fs.Parse(args); err != nil {
@@ -181,6 +184,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		default:
 			return nil, fmt.Errorf("-ignore-count: %q is not an endpoint (memberships, payments, groups, org_metrics)", ep)
 		}
+	}
+	if f.Chaos.Share < 0 || f.Chaos.Share > 1 {
+		return nil, fmt.Errorf("-chaos-share: %v is not a share between 0 and 1", f.Chaos.Share)
 	}
 	if err := checkLoopback(c.addr); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"io"
 	"net/http"
@@ -62,8 +63,12 @@ func TestFlags(t *testing.T) {
 		f.OutOfOrderInsertPage != 2 || f.InsertCount != 7 || !f.EqualOrgMetrics || fmt.Sprint(f.BrokenTextPages) != "[1 3]" || !f.IgnoreStatusFilter {
 		t.Fatalf("deviation flags parsed as %+v, %v", f, err)
 	}
+	c, err = parseFlags([]string{"-chaos-seed", "7", "-chaos-share", "0.15", "-chaos-lies"}, io.Discard)
+	if err != nil || c.opts.Faults.Chaos != (sandbox.Chaos{Seed: 7, Share: 0.15, Lies: true}) {
+		t.Fatalf("chaos flags parsed as %+v, %v", c.opts.Faults.Chaos, err)
+	}
 	for _, bad := range [][]string{{"-addr", "0.0.0.0:0"}, {"-only-pages", "x"}, {"-token", ""}, {"extra"},
-		{"-ignore-count", "members"}, {"-broken-text-pages", "0"}} {
+		{"-ignore-count", "members"}, {"-broken-text-pages", "0"}, {"-chaos-share", "1.5"}} {
 		if _, err := parseFlags(bad, io.Discard); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
