@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"io"
 	"net/http"
 	"os"
@@ -16,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 func TestCheckLoopback(t *testing.T) {
