@@ -81,3 +81,11 @@ func isCertificateError(err error) bool {
 	var invalid x509.CertificateInvalidError
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
 }
+
+// isHostNotFound reports a host name the resolver says does not exist (no
+// such host): a typo in base_url, which no retry can change. A resolver
+// that timed out or failed for a moment is retried like any network error.
+func isHostNotFound(err error) bool {
+	var dnsErr *net.DNSError
+	return errors.As(err, &dnsErr) && dnsErr.IsNotFound && !viaProxy(err)
+}

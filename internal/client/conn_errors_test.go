@@ -98,3 +98,35 @@ func TestProxyFailureNamesTheProxySetting(t *testing.T) {
 		t.Fatalf("the message should name the proxy's variable and not base_url: %s", msg)
 	}
 }
+
+// dnsFailure is a network whose every dial fails as a resolver answers for
+// a name that does not exist, or (temporary) one that timed out.
+type dnsFailure struct {
+	temporary bool
+	dials     *int
+}
+
+func (d dnsFailure) RoundTrip(req *http.Request) (*http.Response, error) {
+	*d.dials++
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: req.URL.Hostname(),
+		IsNotFound: !d.temporary, IsTimeout: d.temporary, IsTemporary: d.temporary}}
+}
+
+// A host name that does not resolve fails at once, naming base_url; a
+// resolver that timed out is retried.
+func TestHostThatDoesNotResolveFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, temporary := range []bool{false, true} {
+		dials := 0
+		c := newClient(t, Config{BaseURL: "https://api.example.invalid", MaxRetries: 3})
+		networkOf(c).base = dnsFailure{temporary: temporary, dials: &dials}
+		_, err := c.Groups(context.Background(), ListOptions{})
+		var ce *ConnectionError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "does not resolve; check base_url") {
+			t.Fatalf("temporary=%v: %v", temporary, err)
+		}
+		if want := map[bool]int{false: 1, true: 4}[temporary]; dials != want {
+			t.Fatalf("temporary=%v: %d attempts, want %d", temporary, dials, want)
+		}
+	}
+}

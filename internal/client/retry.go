@@ -15,7 +15,8 @@ import (
 
 // retryPolicy retries network errors, 429, 5xx other than 501 (which
 // says the server will never do it), and a 2xx whose body is not a page
-// (notAPageError). Context cancellation, refused
+// (notAPageError). A host name that does not resolve and a certificate
+// that is not trusted fail at once: no retry changes them. Context cancellation, refused
 // redirects and oversized bodies end the read at once, and so does a
 // Retry-After longer than MaxRetryWait: a plan should fail and say why, not
 // sit for an hour.
@@ -38,7 +39,7 @@ func (c *Client) retryPolicy(ctx context.Context, resp *http.Response, err error
 		switch {
 		case errors.As(err, &redirect), errors.As(err, &tooLarge),
 			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled),
-			isCertificateError(err),
+			isCertificateError(err), isHostNotFound(err),
 			// A page that names another page than was asked for is a
 			// server that does not advance, not a passing fault.
 			errors.Is(err, ErrNotAdvancing):

@@ -118,9 +118,11 @@ data "joinit_groups" "g" {}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
-			step(`request_timeout = "soon"`, `(?s)Invalid request_timeout.*invalid\s+duration\s+"soon"`),
-			step(`request_timeout = "60"`, `(?s)Invalid request_timeout.*"60"\s+has\s+no\s+unit:\s+use\s+a\s+unit,\s+such\s+as\s+"60s"`),
-			step(`max_retry_wait = "90"`, `(?s)Invalid max_retry_wait.*"90"\s+has\s+no\s+unit:\s+use\s+a\s+unit,\s+such\s+as\s+"60s"`),
+			// One duration rule, one message: the value quoted, and examples.
+			step(`request_timeout = "soon"`, `(?s)Invalid request_timeout.*"soon"\s+is\s+not\s+a\s+duration:\s+write\s+a\s+positive\s+number\s+with\s+a\s+unit,\s+such\s+as\s+"30s"`),
+			step(`request_timeout = "60"`, `(?s)Invalid request_timeout.*"60"\s+is\s+not\s+a\s+duration:\s+write\s+a\s+positive\s+number\s+with\s+a\s+unit,\s+such\s+as\s+"30s"`),
+			step(`max_retry_wait = "5 minutes"`, `(?s)Invalid max_retry_wait.*"5 minutes"\s+is\s+not\s+a\s+duration:\s+write\s+a\s+positive\s+number\s+with\s+a\s+unit,\s+such\s+as\s+"30s"`),
+			step(`max_retry_wait = " 90s"`, `(?s)Invalid max_retry_wait.*" 90s"\s+is\s+not\s+a\s+duration`),
 			step(`max_concurrent_requests = 17`, `(?s)max_concurrent_requests.*between\s+1\s+and\s+16,\s+got:\s+17`),
 			step(`endpoint_paths = { groups = "groups?x=1" }`, `(?s)Invalid endpoint_paths.groups.*the\s+groups\s+endpoint\s+path\s+"groups\?x=1"\s+must\s+start\s+with\s+/`),
 			// The rule the client applies, at validation: a URL is refused there too.

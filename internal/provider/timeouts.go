@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -46,8 +48,27 @@ func timeoutsAttr() attr {
 			t := p.(timeoutsHolder).timeoutsValue() //nolint:forcetypeassert // every state embeds withTimeouts; TestEncodeStateMatchesFrameworkEncoding reads each one
 			return t, t != nil
 		},
-		block: timeouts.BlockWithOpts(context.Background(), timeouts.Opts{ReadDescription: readDesc}),
+		block: readTimeoutBlock(readDesc),
 	}
+}
+
+// readTimeoutBlock is the library's timeouts block with the provider's
+// duration rule on `read` in place of the library's validator, whose
+// message ("must be a string containing a sequence of decimal numbers …",
+// with "-1.5h" among its examples) differs from what request_timeout and
+// max_retry_wait say of the same mistake.
+func readTimeoutBlock(desc string) schema.Block {
+	b, ok := timeouts.BlockWithOpts(context.Background(), timeouts.Opts{ReadDescription: desc}).(schema.SingleNestedBlock)
+	if !ok {
+		panic("terraform-plugin-framework-timeouts: the timeouts block is no longer a SingleNestedBlock")
+	}
+	read, ok := b.Attributes["read"].(schema.StringAttribute)
+	if !ok {
+		panic("terraform-plugin-framework-timeouts: timeouts.read is no longer a StringAttribute")
+	}
+	read.Validators = []validator.String{durationValidator{}}
+	b.Attributes["read"] = read
+	return b
 }
 
 // readTimeout reads the timeouts block of a configuration: the block to
@@ -77,7 +98,7 @@ func (a arguments) readTimeout() (*timeoutsBlock, time.Duration, error) {
 	}
 	d, err := parseTimeout(s)
 	if err != nil {
-		return nil, 0, &argError{"timeouts", fmt.Sprintf("read %q: %v", s, err)}
+		return nil, 0, &argError{"timeouts", "read: " + err.Error()}
 	}
 	return &timeoutsBlock{Read: &s}, d, nil
 }

@@ -31,7 +31,8 @@ data "joinit_groups" "g" {
   }
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)data.joinit_groups.g.*read = "soon".*"soon" must be a string containing a sequence of decimal numbers`),
+				// The same rule and message as request_timeout and max_retry_wait.
+				ExpectError: regexp.MustCompile(`(?s)Invalid timeouts.read.*"soon"\s+is\s+not\s+a\s+duration:\s+write\s+a\s+positive\s+number\s+with\s+a\s+unit,\s+such\s+as\s+"30s"`),
 			},
 			{
 				Config: providerBlock(slow) + `

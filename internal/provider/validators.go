@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -57,7 +55,7 @@ func (v endpointPathValidator) ValidateString(_ context.Context, req validator.S
 type durationValidator struct{}
 
 func (durationValidator) Description(context.Context) string {
-	return "must be a positive Go duration such as 60s or 2m"
+	return "must be a positive duration with a unit, such as 30s, 10m or 1h"
 }
 
 func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -97,19 +95,16 @@ func (knownStatusCode) ValidateInt64(_ context.Context, req validator.Int64Reque
 			"correct it: a status no membership has reads an empty list.", code, knownStatusCodes(), code))
 }
 
-// parseTimeout reads a positive Go duration. A bare number is refused with
-// an example rather than guessed: "60" could mean seconds or minutes, and
-// time.ParseDuration's own "missing unit" does not say which units exist.
+// parseTimeout reads a positive duration, as every duration of the
+// provider is written (request_timeout, max_retry_wait, timeouts.read). One
+// message for all of them, with the value quoted (so white space shows) and
+// examples: a bare number is refused rather than guessed, since "60" could
+// mean seconds or minutes, and Go's own errors name neither the units nor
+// an example a user would write.
 func parseTimeout(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		if _, numErr := strconv.ParseFloat(strings.TrimSpace(s), 64); numErr == nil {
-			return 0, fmt.Errorf("%q has no unit: use a unit, such as \"60s\", \"5m\" or \"1h\"", s)
-		}
-		return 0, err
-	}
-	if d <= 0 {
-		return 0, errors.New("the duration must be positive, like 60s")
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 || strings.TrimSpace(s) != s {
+		return 0, fmt.Errorf("%q is not a duration: write a positive number with a unit, such as \"30s\", \"10m\" or \"1h\" (units: ms, s, m, h)", s)
 	}
 	return d, nil
 }
