@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -73,7 +75,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 		UserAgent:      fmt.Sprintf("terraform-provider-joinit/%s Terraform/%s", version, req.TerraformVersion),
 		Logger:         tflogBridge{token: token},
 		Paths:          paths,
-		OrganizationID: valueOrEnv(m.OrganizationID, envOrganization),
+		OrganizationID: organizationID(m.OrganizationID, &resp.Diagnostics),
 	}
 	if !m.MaxRetries.IsNull() && m.MaxRetries.ValueInt64() == 0 {
 		cfg.MaxRetries = client.NoRetries
@@ -127,6 +129,28 @@ func endpointPaths(o types.Object) (paths client.Paths, unknown bool) {
 		paths[name] = s.ValueString()
 	}
 	return paths, false
+}
+
+// organizationID is the organization guard's id: the attribute, or else
+// JOINIT_ORGANIZATION_ID. A blank value is an error wherever it comes from:
+// a CI variable that was never defined expands to "", and taken as "unset"
+// it would turn the guard off without a word.
+func organizationID(v types.String, diags *diag.Diagnostics) string {
+	if !v.IsNull() {
+		if strings.TrimSpace(v.ValueString()) == "" {
+			diags.AddAttributeError(path.Root("organization_id"), "Blank organization_id",
+				fmt.Sprintf("organization_id is %q: set it to the organization's id (the records' organization_id), or leave it out to check nothing.", v.ValueString()))
+		}
+		return v.ValueString()
+	}
+	env, set := os.LookupEnv(envOrganization)
+	if set && strings.TrimSpace(env) == "" {
+		diags.AddAttributeError(path.Root("organization_id"), "Blank "+envOrganization,
+			fmt.Sprintf("The %s environment variable is set to %q: set it to the organization's id (the records' organization_id), "+
+				"or unset it to check nothing. A CI variable that was never defined expands to an empty value; "+
+				"the organization guard is not turned off by one.", envOrganization, env))
+	}
+	return env
 }
 
 func valueOrEnv(v types.String, env string) string {

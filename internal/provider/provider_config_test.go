@@ -1,15 +1,16 @@
 package provider
 
 import (
+	"fmt"
+	"net"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"net"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -258,6 +259,36 @@ func TestAccProvider_organizationFromEnvironment(t *testing.T) {
 			Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
 			ExpectError: regexp.MustCompile(`(?s)not to\s+"org-from-env"`),
 		}},
+	})
+}
+
+// An empty or blank JOINIT_ORGANIZATION_ID (a CI variable never defined)
+// is an error naming the variable, the value quoted: the guard is never
+// turned off without a word. So is a blank organization_id.
+func TestAccProvider_blankOrganizationIsAnError(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 44, Memberships: 4})
+	for _, blank := range []string{"", " "} {
+		t.Run(fmt.Sprintf("%q", blank), func(t *testing.T) {
+			t.Setenv(envOrganization, blank)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: providerFactories,
+				Steps: []resource.TestStep{{
+					Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
+					ExpectError: regexp.MustCompile(`(?s)Blank JOINIT_ORGANIZATION_ID.*JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+is\s+set\s+to\s+` + regexp.QuoteMeta(fmt.Sprintf("%q", blank)) + `.*or\s+unset\s+it`),
+				}},
+			})
+		})
+	}
+	t.Run("attribute", func(t *testing.T) {
+		t.Setenv(envOrganization, "ignored-when-the-attribute-is-set")
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: providerFactories,
+			Steps: []resource.TestStep{{
+				Config: strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \"  \"", 1) +
+					`data "joinit_memberships" "all" {}`,
+				ExpectError: regexp.MustCompile(`(?s)Blank organization_id.*organization_id\s+is\s+"  "`),
+			}},
+		})
 	})
 }
 
