@@ -178,6 +178,6 @@ func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadReque
 		resp.Diagnostics.AddError(f.def.errorSummary(), err.Error())
 		return
 	}
-	addFrameworkWarnings(&resp.Diagnostics, warningsOf(state))
+	addFrameworkWarnings(&resp.Diagnostics, warningsOf(state), f.data.strict())
 	resp.State.Raw = referenceValue(f.def.attrs, state)
 }

@@ -179,6 +179,7 @@ func readMemberships(ctx context.Context, c *client.Client, s *membershipsState)
 		return err
 	}
 	s.records, s.warnings = filterByType(s.records, types, names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
+	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status)...)
 	s.ids, s.emails = idsAndEmails(s.records)
 	return nil
 }
@@ -194,6 +195,7 @@ func (s *membershipsState) readLean(ctx context.Context, c *client.Client, types
 		return err
 	}
 	recs, s.warnings = filterByType(recs, types, names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
+	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status)...)
 	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
 	return nil
 }

@@ -39,7 +39,12 @@ func newProvider(version string) *joinitProvider {
 // providerData is what Configure makes for the data sources.
 type providerData struct {
 	client *client.Client
+	// strictFilters makes a filter that keeps nothing an error (strict_filters).
+	strictFilters bool
 }
+
+// strict reports strict_filters; false before (or without) Configure.
+func (d *providerData) strict() bool { return d != nil && d.strictFilters }
 
 func (d *providerData) clientOrNil() *client.Client {
 	if d == nil {

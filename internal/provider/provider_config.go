@@ -25,6 +25,7 @@ type providerModel struct {
 	RequestTimeout        types.String `tfsdk:"request_timeout"`
 	MaxRetries            types.Int64  `tfsdk:"max_retries"`
 	MaxRetryWait          types.String `tfsdk:"max_retry_wait"`
+	StrictFilters         types.Bool   `tfsdk:"strict_filters"`
 	EndpointPaths         types.Object `tfsdk:"endpoint_paths"`
 }
 
@@ -106,12 +107,13 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 		"base_url": baseURL, "max_concurrent_requests": cfg.MaxConcurrency, "max_retries": cfg.MaxRetries,
 		"max_retry_wait": cfg.MaxRetryWait.String(), "organization_id": cfg.OrganizationID,
 	})
-	return &providerData{client: c}
+	return &providerData{client: c, strictFilters: m.StrictFilters.ValueBool()}
 }
 
 func (m providerModel) hasUnknown() bool {
 	return m.AccessToken.IsUnknown() || m.BaseURL.IsUnknown() || m.OrganizationID.IsUnknown() || m.MaxConcurrentRequests.IsUnknown() ||
-		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.MaxRetryWait.IsUnknown() || m.EndpointPaths.IsUnknown()
+		m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.MaxRetryWait.IsUnknown() || m.StrictFilters.IsUnknown() ||
+		m.EndpointPaths.IsUnknown()
 }
 
 // endpointPaths are the endpoint_paths set, by endpoint name; unset ones

@@ -78,6 +78,11 @@ func providerSchema() schema.Schema {
 					fmt.Sprintf("Default %d, from 0 to %d.", client.DefaultMaxRetries, maxRetriesLimit),
 				Validators: []validator.Int64{int64validator.Between(0, maxRetriesLimit)},
 			},
+			"strict_filters": schema.BoolAttribute{
+				Optional: true,
+				Description: "When true, a filter that keeps nothing it was meant to is an error, not a warning: a `membership_names` or `membership_types` value " +
+					"no membership read has, and a `status` code the API does not document. For CI, where warnings scroll by and a typo would plan an empty list. Default false.",
+			},
 			"endpoint_paths": endpointPathsAttribute(),
 		},
 	}

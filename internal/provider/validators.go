@@ -85,14 +85,25 @@ func (knownStatusCode) ValidateInt64(_ context.Context, req validator.Int64Reque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	code := req.ConfigValue.ValueInt64()
-	if _, known := statusNames[code]; known {
-		return
+	if w := unknownStatusWarnings(ptr(req.ConfigValue.ValueInt64())); w != nil {
+		resp.Diagnostics.AddAttributeWarning(req.Path, w[0].summary, w[0].detail)
 	}
-	resp.Diagnostics.AddAttributeWarning(req.Path, "Unknown membership status code",
-		fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s. "+
+}
+
+// unknownStatusWarnings warns of a status filter that is not a documented
+// code: at validation (knownStatusCode), and after the read as an error
+// with strict_filters (a validator cannot see the provider's settings).
+func unknownStatusWarnings(status *int64) []readWarning {
+	if status == nil {
+		return nil
+	}
+	if _, known := statusNames[*status]; known {
+		return nil
+	}
+	return []readWarning{{attr: "status", filter: true, strictOnly: true, summary: "Unknown membership status code",
+		detail: fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s. "+
 			"The read is made with %d all the same, since new codes may appear; if you meant one of the known codes, "+
-			"correct it: a status no membership has reads an empty list.", code, knownStatusCodes(), code))
+			"correct it: a status no membership has reads an empty list.", *status, knownStatusCodes(), *status)}}
 }
 
 // parseTimeout reads a positive duration, as every duration of the

@@ -19,6 +19,26 @@ type readWarning struct {
 	attr    string // the top-level argument it concerns
 	summary string
 	detail  string
+	// filter marks a filter that keeps nothing it was meant to (a value
+	// no record has, a status code the API does not document): with
+	// strict_filters it is an error, for CI, where warnings scroll by.
+	filter bool
+	// strictOnly is said only with strict_filters: without it, the
+	// schema's validation warns of it already.
+	strictOnly bool
+}
+
+// severity is how w is reported: an error for a filter with
+// strict_filters, else a warning; shown reports false for a strictOnly
+// warning without strict_filters.
+func (w readWarning) severity(strict bool) (sev tfprotov6.DiagnosticSeverity, shown bool) {
+	switch {
+	case w.strictOnly && !strict:
+		return 0, false
+	case w.filter && strict:
+		return tfprotov6.DiagnosticSeverityError, true
+	}
+	return tfprotov6.DiagnosticSeverityWarning, true
 }
 
 // warnedState is a state that carries warnings of its read.
@@ -33,18 +53,26 @@ func warningsOf(state any) []readWarning {
 }
 
 // protocolWarnings are the warnings as the fast path returns them.
-func protocolWarnings(warns []readWarning) []*tfprotov6.Diagnostic {
+func protocolWarnings(warns []readWarning, strict bool) []*tfprotov6.Diagnostic {
 	var out []*tfprotov6.Diagnostic
 	for _, w := range warns {
-		out = append(out, &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityWarning, Summary: w.summary,
-			Detail: w.detail, Attribute: tftypes.NewAttributePath().WithAttributeName(w.attr)})
+		if sev, shown := w.severity(strict); shown {
+			out = append(out, &tfprotov6.Diagnostic{Severity: sev, Summary: w.summary,
+				Detail: w.detail, Attribute: tftypes.NewAttributePath().WithAttributeName(w.attr)})
+		}
 	}
 	return out
 }
 
 // addFrameworkWarnings adds the warnings as the framework's Read returns them.
-func addFrameworkWarnings(diags *diag.Diagnostics, warns []readWarning) {
+func addFrameworkWarnings(diags *diag.Diagnostics, warns []readWarning, strict bool) {
 	for _, w := range warns {
-		diags.AddAttributeWarning(path.Root(w.attr), w.summary, w.detail)
+		switch sev, shown := w.severity(strict); {
+		case !shown:
+		case sev == tfprotov6.DiagnosticSeverityError:
+			diags.AddAttributeError(path.Root(w.attr), w.summary, w.detail)
+		default:
+			diags.AddAttributeWarning(path.Root(w.attr), w.summary, w.detail)
+		}
 	}
 }

@@ -19,14 +19,25 @@ import (
 // configured for the sandbox, and returns both responses.
 func readOnBothPaths(t *testing.T, url string, args map[string]tftypes.Value) (fast, framework *tfprotov6.ReadDataSourceResponse) {
 	t.Helper()
+	return readOnBothPathsWith(t, url, nil, args)
+}
+
+// readOnBothPathsWith reads with provider settings added to base_url and
+// access_token.
+func readOnBothPathsWith(t *testing.T, url string, settings, args map[string]tftypes.Value) (fast, framework *tfprotov6.ReadDataSourceResponse) {
+	t.Helper()
 	ctx := context.Background()
 	servers := []tfprotov6.ProviderServer{NewServer(context.Background(), "test")(), providerserver.NewProtocol6(newProvider("test"))()}
 	var out []*tfprotov6.ReadDataSourceResponse
 	for _, s := range servers {
-		conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+		provider := map[string]tftypes.Value{
 			"base_url":     tftypes.NewValue(tftypes.String, url),
 			"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
-		})})
+		}
+		for k, v := range settings {
+			provider[k] = v
+		}
+		conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, provider)})
 		if err != nil || len(conf.Diagnostics) > 0 {
 			t.Fatalf("configure: %v %v", err, conf.Diagnostics)
 		}
@@ -116,6 +127,47 @@ func TestFilterValuesThatMatchNothingWarn(t *testing.T) {
 // A status that is not a documented code warns at validation, listing the
 // known codes; a known one does not. Validation is the framework's, shared
 // by both read paths.
+// With strict_filters, a filter value that matches nothing and a status
+// code the API does not document are errors, on both read paths alike;
+// without it, the read of an unknown status says nothing (its validation
+// warned already).
+func TestStrictFiltersMakeThemErrors(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 51, Memberships: 60})
+	strict := map[string]tftypes.Value{"strict_filters": tftypes.NewValue(tftypes.Bool, true)}
+	cases := []struct {
+		name     string
+		settings map[string]tftypes.Value
+		args     map[string]tftypes.Value
+		want     tfprotov6.DiagnosticSeverity // 0: no diagnostic
+		attr     string
+	}{
+		{"name matches nothing", strict, map[string]tftypes.Value{"membership_names": stringSet("Studnet")}, tfprotov6.DiagnosticSeverityError, "membership_names"},
+		{"lean read, type matches nothing", strict, map[string]tftypes.Value{"membership_types": stringSet("none"), "include_records": tftypes.NewValue(tftypes.Bool, false)},
+			tfprotov6.DiagnosticSeverityError, "membership_types"},
+		{"unknown status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, tfprotov6.DiagnosticSeverityError, "status"},
+		{"known status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 100)}, 0, ""},
+		{"not strict: a warning", nil, map[string]tftypes.Value{"membership_names": stringSet("Studnet")}, tfprotov6.DiagnosticSeverityWarning, "membership_names"},
+		{"not strict: unknown status said at validation only", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, 0, ""},
+	}
+	for _, tc := range cases {
+		fast, framework := readOnBothPathsWith(t, url, tc.settings, tc.args)
+		if !reflect.DeepEqual(fast.Diagnostics, framework.Diagnostics) {
+			t.Fatalf("%s: the paths differ:\nfast      %v\nframework %v", tc.name, fast.Diagnostics, framework.Diagnostics)
+		}
+		if tc.want == 0 {
+			if len(fast.Diagnostics) != 0 {
+				t.Errorf("%s: %v, want none", tc.name, fast.Diagnostics)
+			}
+			continue
+		}
+		if len(fast.Diagnostics) != 1 || fast.Diagnostics[0].Severity != tc.want ||
+			!fast.Diagnostics[0].Attribute.Equal(tftypes.NewAttributePath().WithAttributeName(tc.attr)) {
+			t.Errorf("%s: %v, want one of severity %v on %s", tc.name, fast.Diagnostics, tc.want, tc.attr)
+		}
+	}
+}
+
 func TestUnknownStatusWarns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
