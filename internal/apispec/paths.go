@@ -21,6 +21,11 @@ type Endpoint struct {
 	// others follow the /api/v1/organizations/me/ shape by assumption,
 	// which is why every path can be overridden.
 	Shown bool
+	// Alternate, for an endpoint whose full path is not shown, is the
+	// other path the specification allows: the bare shape its table shows
+	// (/payments). A read whose default path answers 404 on page 1 asks
+	// there once.
+	Alternate string
 }
 
 // Endpoints are the list endpoints, one row each: a new endpoint is one
@@ -28,8 +33,8 @@ type Endpoint struct {
 // An array, so that its length is a constant (the sandbox sizes by it).
 var Endpoints = [...]Endpoint{
 	{Name: EndpointMemberships, DefaultPath: "/api/v1/organizations/me/memberships", Shown: true},
-	{Name: EndpointPayments, DefaultPath: "/api/v1/organizations/me/payments"},
-	{Name: EndpointGroups, DefaultPath: "/api/v1/organizations/me/groups"},
+	{Name: EndpointPayments, DefaultPath: "/api/v1/organizations/me/payments", Alternate: "/payments"},
+	{Name: EndpointGroups, DefaultPath: "/api/v1/organizations/me/groups", Alternate: "/groups"},
 	{Name: EndpointOrgMetrics, DefaultPath: "/api/v1/organizations/me/org_metrics", Shown: true},
 }
 

@@ -36,6 +36,9 @@ type Client struct {
 	answers *answerBook
 	// requests numbers page requests, for the trace.
 	requests atomic.Uint64
+	// paths are the endpoints' paths, and the alternates of those the
+	// specification does not show in full (pathfallback.go).
+	paths *pathChoice
 	// decoders bounds the pages decoded at once to the cores but one:
 	// decoding is CPU, and the core left over keeps the network moving
 	// (reading answers, sending the next requests) while pages decode.
@@ -44,6 +47,7 @@ type Client struct {
 
 // New checks the configuration and builds a client. No request is sent.
 func New(cfg Config) (*Client, error) {
+	alternates := alternatePaths(cfg.Paths)
 	cfg = cfg.withDefaults()
 	base, err := ParseBaseURL(cfg.BaseURL)
 	if err != nil {
@@ -67,6 +71,7 @@ func New(cfg Config) (*Client, error) {
 		cfg: cfg, base: base, pause: &pauseGate{}, window: newSendWindow(cfg.MaxConcurrency),
 		cache: newCache(defaultRetainUpTo), answers: newAnswerBook(),
 		decoders: semaphore.NewWeighted(int64(max(runtime.GOMAXPROCS(0)-1, 1))),
+		paths:    newPathChoice(cfg.Paths, alternates),
 	}
 	c.http = c.newRetryingClient()
 	return c, nil

@@ -22,6 +22,9 @@ type APIError struct {
 	// Excerpt is a short, sanitized piece of the body: printable text only,
 	// with anything resembling the token removed.
 	Excerpt string
+	// AlsoURL is the other path asked for page 1 of an endpoint whose
+	// default path answered 404, when it answered 404 too.
+	AlsoURL string
 }
 
 func (e *APIError) Error() string {
@@ -29,6 +32,9 @@ func (e *APIError) Error() string {
 	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
 	if e.Status == http.StatusNotFound && e.URL != "" {
 		fmt.Fprintf(&b, " for %s", e.URL)
+		if e.AlsoURL != "" {
+			fmt.Fprintf(&b, " and for %s (the other path the API specification allows)", e.AlsoURL)
+		}
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts over %s", e.Attempts, roundDuration(e.Elapsed))

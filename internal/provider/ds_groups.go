@@ -3,11 +3,13 @@ package provider
 import (
 	"context"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 type groupsState struct {
 	withTimeouts
+	withWarnings
 	PageSize *int64
 	groups   []client.Group
 }
@@ -32,5 +34,6 @@ var groupsDef = registerDataSource(dataSource[groupsState]{
 
 func readGroups(ctx context.Context, c *client.Client, s *groupsState) (err error) {
 	s.groups, err = c.Groups(ctx, client.ListOptions{PageSize: int(*s.PageSize)})
+	s.warnings = alternatePathWarning(c, apispec.EndpointGroups)
 	return err
 }

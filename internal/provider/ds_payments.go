@@ -3,11 +3,13 @@ package provider
 import (
 	"context"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 type paymentsState struct {
 	withTimeouts
+	withWarnings
 	PageSize       *int64
 	IncludeRawJSON *bool
 	fields         chosenFields
@@ -64,5 +66,6 @@ func readPayments(ctx context.Context, c *client.Client, s *paymentsState) (err 
 		opts.Fields = paymentFields.jsonMembers(s.fields.chosen)
 	}
 	s.payments, err = c.Payments(ctx, opts)
+	s.warnings = alternatePathWarning(c, apispec.EndpointPayments)
 	return err
 }

@@ -1,10 +1,14 @@
 package provider
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // serverTextLimit is how many characters of one value the server sent a
@@ -16,7 +20,7 @@ const serverTextLimit = 80
 // Both read paths report a state's warnings the same way, on the argument
 // they concern.
 type readWarning struct {
-	attr    string // the top-level argument it concerns
+	attr    string // the top-level argument it concerns; "" for the provider's settings
 	summary string
 	detail  string
 	// filter marks a filter that keeps nothing it was meant to (a value
@@ -57,8 +61,11 @@ func protocolWarnings(warns []readWarning, strict bool) []*tfprotov6.Diagnostic 
 	var out []*tfprotov6.Diagnostic
 	for _, w := range warns {
 		if sev, shown := w.severity(strict); shown {
-			out = append(out, &tfprotov6.Diagnostic{Severity: sev, Summary: w.summary,
-				Detail: w.detail, Attribute: tftypes.NewAttributePath().WithAttributeName(w.attr)})
+			d := &tfprotov6.Diagnostic{Severity: sev, Summary: w.summary, Detail: w.detail}
+			if w.attr != "" {
+				d.Attribute = tftypes.NewAttributePath().WithAttributeName(w.attr)
+			}
+			out = append(out, d)
 		}
 	}
 	return out
@@ -71,8 +78,29 @@ func addFrameworkWarnings(diags *diag.Diagnostics, warns []readWarning, strict b
 		case !shown:
 		case sev == tfprotov6.DiagnosticSeverityError:
 			diags.AddAttributeError(path.Root(w.attr), w.summary, w.detail)
+		case w.attr == "":
+			diags.AddWarning(w.summary, w.detail)
 		default:
 			diags.AddAttributeWarning(path.Root(w.attr), w.summary, w.detail)
 		}
 	}
+}
+
+// withWarnings is embedded in a state that can carry warnings of its read.
+type withWarnings struct{ warnings []readWarning }
+
+func (w *withWarnings) readWarnings() []readWarning { return w.warnings }
+
+// alternatePathWarning says that an endpoint was read at the other path
+// the specification allows, after its default path answered 404, and what
+// to pin so that the next run does not ask twice.
+func alternatePathWarning(c *client.Client, endpoint string) []readWarning {
+	path, ok := c.AlternatePath(endpoint)
+	if !ok {
+		return nil
+	}
+	return []readWarning{{summary: fmt.Sprintf("The %s endpoint answered at %s", endpoint, path),
+		detail: fmt.Sprintf("The default path of %s answered 404 for page 1, and %s, the path the API specification shows, answered a page: "+
+			"this read used it. Pin it in the provider block, so that every run asks there first:\n\n  endpoint_paths = { %s = %q }",
+			endpoint, path, endpoint, path)}}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -232,6 +233,40 @@ func TestFilterWarningQuotesServerTextRedacted(t *testing.T) {
 		}
 		if !strings.Contains(d, "None of the 2 memberships read (status = 100) has membership_name") {
 			t.Errorf("%s path: the detail does not name the status filter: %q", path, d)
+		}
+	}
+}
+
+// A service that answers payments and groups at the bare paths the
+// specification shows: the read succeeds at the other path, and warns, on
+// both read paths alike, with the endpoint_paths line to pin.
+func TestAlternatePathWarnsWhatToPin(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 73, Payments: 4, Groups: 3,
+		Paths: sandbox.Paths{sandbox.EndpointPayments: "/payments", sandbox.EndpointGroups: "/groups"}})
+	for _, def := range []*dataSourceDef{paymentsDef, groupsDef} {
+		var diags [][]*tfprotov6.Diagnostic
+		for _, s := range []tfprotov6.ProviderServer{NewServer(context.Background(), "test")(), providerserver.NewProtocol6(newProvider("test"))()} {
+			conf, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+				"base_url":     tftypes.NewValue(tftypes.String, url),
+				"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
+			})})
+			if err != nil || len(conf.Diagnostics) > 0 {
+				t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+			}
+			req := readRequest(t, def, false)
+			resp, err := s.ReadDataSource(context.Background(), req)
+			if err != nil || resp.State == nil {
+				t.Fatalf("%s: %v %v", def.name, err, resp.Diagnostics)
+			}
+			diags = append(diags, resp.Diagnostics)
+		}
+		if !reflect.DeepEqual(diags[0], diags[1]) {
+			t.Fatalf("%s: the paths differ: %v, %v", def.name, diags[0], diags[1])
+		}
+		want := fmt.Sprintf(`endpoint_paths = { %s = "/%s" }`, def.name, def.name)
+		if len(diags[0]) != 1 || diags[0][0].Severity != tfprotov6.DiagnosticSeverityWarning || !strings.Contains(diags[0][0].Detail, want) {
+			t.Fatalf("%s: %v, want a warning saying %s", def.name, diags[0], want)
 		}
 	}
 }
