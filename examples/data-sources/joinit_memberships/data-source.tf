@@ -17,9 +17,9 @@ data "joinit_memberships" "active_slim" {
 }
 
 # Only some membership types, filtered by the provider after the read.
-data "joinit_memberships" "gold_and_family" {
+data "joinit_memberships" "corporate_and_family" {
   status           = 100
-  membership_names = ["Gold", "Family"]
+  membership_names = ["Corporate", "Family"]
   include_records  = false
 }
 
@@ -71,6 +71,6 @@ output "active_emails_by_membership_name" {
   }
 }
 
-output "gold_and_family_emails" {
-  value = data.joinit_memberships.gold_and_family.emails
+output "corporate_and_family_emails" {
+  value = data.joinit_memberships.corporate_and_family.emails
 }

@@ -1,0 +1,127 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// registryGuides is where the Registry serves the guides: links in docs/
+// must be absolute, since a relative one breaks everywhere but the Registry.
+const registryGuides = "https://registry.terraform.io/providers/joinit-community/joinit/latest/docs/guides/"
+
+// The generated docs link with Registry addresses only, and the index
+// links every guide.
+func TestDocsLinks(t *testing.T) {
+	t.Parallel()
+	relative := regexp.MustCompile(`\]\((\.\.?/|guides/|data-sources/)[^)]*\)`)
+	var pages []string
+	for _, glob := range []string{"../../docs/*.md", "../../docs/*/*.md"} {
+		m, _ := filepath.Glob(glob)
+		pages = append(pages, m...)
+	}
+	if len(pages) < 5 {
+		t.Fatalf("found %d pages under docs/", len(pages))
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := relative.Find(b); l != nil {
+			t.Errorf("%s: a relative link %s breaks outside the Registry", p, l)
+		}
+	}
+	index, err := os.ReadFile("../../docs/index.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guides, _ := filepath.Glob("../../docs/guides/*.md")
+	for _, g := range guides {
+		if link := registryGuides + strings.TrimSuffix(filepath.Base(g), ".md"); !strings.Contains(string(index), "]("+link+")") {
+			t.Errorf("docs/index.md does not link %s", link)
+		}
+	}
+}
+
+// The troubleshooting table of docs/index.md has a row for each error and
+// warning a user can meet, in the words the provider says them.
+func TestDocsTroubleshootingTable(t *testing.T) {
+	t.Parallel()
+	index, err := os.ReadFile("../../docs/index.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(index), "## Troubleshooting")
+	if !ok {
+		t.Fatal("docs/index.md has no Troubleshooting section")
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	for _, said := range []string{
+		"Missing access token", "Invalid base URL", "Blank JOINIT_ORGANIZATION_ID", "is not a duration",
+		"the access token was refused", "no such endpoint", "endpoint answered at", "matches no membership",
+		"Unknown membership status code", "does not resolve", "rate limited, and retries were used up",
+		"the server failed, and retries were used up", "is not a page", "different answers for this page",
+		"not advancing through pages", "did not finish within its read timeout", "that Terraform accepts from a provider in one message",
+		"the read was interrupted",
+	} {
+		if !strings.Contains(table, said) {
+			t.Errorf("the troubleshooting table has no row for %q", said)
+		}
+	}
+}
+
+// The memberships example filters on membership names the sandbox has, so
+// that it reads someone when tried against it.
+func TestMembershipsExampleNamesExist(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../examples/data-sources/joinit_memberships/data-source.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	s := sandbox.New(sandbox.Options{Seed: 1, Memberships: 200})
+	for _, raw := range s.MembershipsJSON(nil) {
+		var m struct {
+			Name *string `json:"membership_name"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Name != nil {
+			names[*m.Name] = true
+		}
+	}
+	used := regexp.MustCompile(`membership_names\s*=\s*\[([^\]]*)\]`).FindAllStringSubmatch(string(b), -1)
+	if len(used) == 0 {
+		t.Fatal("the example filters on no membership_names")
+	}
+	for _, u := range used {
+		for _, q := range regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(u[1], -1) {
+			if !names[q[1]] {
+				t.Errorf("the example filters on %q, which no sandbox membership has", q[1])
+			}
+		}
+	}
+}
+
+// dev.tfrc, which the README's dev_overrides steps write at the root, is
+// never committed by mistake.
+func TestDevTfrcIsIgnored(t *testing.T) {
+	t.Parallel()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	cmd := exec.Command(git, "check-ignore", "-q", "dev.tfrc")
+	cmd.Dir = "../.."
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("git check-ignore dev.tfrc: %v: dev.tfrc is not ignored", err)
+	}
+}
