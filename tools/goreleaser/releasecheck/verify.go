@@ -44,7 +44,7 @@ func runVerify(args []string) error {
 	if err != nil {
 		return err
 	}
-	archives, err := archivesOf(*dist, version)
+	archives, tokenArchives, err := archivesOf(*dist, version)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,10 @@ func runVerify(args []string) error {
 			return err
 		}
 	}
-	return checkManifest(*manifest, version, sums)
+	if err := checkManifest(*manifest, version, sums); err != nil {
+		return err
+	}
+	return checkTokenRelease(*dist, version, tokenArchives, sums)
 }
 
 type archive struct {
@@ -81,7 +84,9 @@ func snapshotVersion(dist string) (string, error) {
 	return meta.Version, nil
 }
 
-func archivesOf(dist, version string) ([]archive, error) {
+// archivesOf returns the provider's archives and joinit-token's, checking
+// their names; an archive of neither is an error.
+func archivesOf(dist, version string) (provider, token []archive, err error) {
 	var list []struct {
 		Name   string `json:"name"`
 		Path   string `json:"path"`
@@ -90,23 +95,30 @@ func archivesOf(dist, version string) ([]archive, error) {
 		Type   string `json:"type"`
 	}
 	if err := readJSON(filepath.Join(dist, "artifacts.json"), &list); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []archive
 	for _, a := range list {
 		if a.Type != "Archive" {
 			continue
 		}
+		arch := archive{name: a.Name, path: a.Path, goos: a.Goos, goarch: a.Goarch}
+		if strings.HasPrefix(a.Name, tokenName+"_") {
+			if want := tokenArchiveName(version, a.Goos, a.Goarch); a.Name != want {
+				return nil, nil, fmt.Errorf("archive %q: want %q", a.Name, want)
+			}
+			token = append(token, arch)
+			continue
+		}
 		want := fmt.Sprintf("%s_%s_%s_%s.zip", projectName, version, a.Goos, a.Goarch)
 		if a.Name != want {
-			return nil, fmt.Errorf("archive %q: the registry expects %q", a.Name, want)
+			return nil, nil, fmt.Errorf("archive %q: the registry expects %q", a.Name, want)
 		}
-		out = append(out, archive{name: a.Name, path: a.Path, goos: a.Goos, goarch: a.Goarch})
+		provider = append(provider, arch)
 	}
-	if len(out) == 0 {
-		return nil, errors.New("the snapshot built no archive")
+	if len(provider) == 0 {
+		return nil, nil, errors.New("the snapshot built no archive of the provider")
 	}
-	return out, nil
+	return provider, token, nil
 }
 
 // checkArchive: the zip is listed in SHA256SUMS with its hash, and holds the
