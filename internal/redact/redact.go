@@ -4,9 +4,12 @@
 // authorization code).
 //
 // A server may echo what it was sent, and not always as it was sent: JSON
-// escapes it (`\/`, `\u002f`), URLs percent-encode it in either case, forms
-// turn spaces into '+'. Text therefore matches a secret spelled in any mix
-// of these encodings, and it redacts before it cuts, so a secret can never
+// escapes it (`\/`, `\u002f`), URLs percent-encode it in either case (or,
+// for a character of Latin-1, as its one Latin-1 byte: %E9 for é), forms
+// turn spaces into '+', HTML pages write entities (`&amp;`, `&#x27;`,
+// `&#112;`), a Location header may carry raw Latin-1 bytes, and Go's own
+// errors quote text they saw, doubling its backslashes (`\\u0070`). Text
+// therefore matches a secret spelled in any mix of these encodings, and it redacts before it cuts, so a secret can never
 // be cut into a piece that no longer matches. A secret already cut off at
 // the end of the text it is given (a capped read) is redacted too, once
 // minPartial of its bytes are there.
@@ -194,11 +197,16 @@ func spell(s, v string) (used, spelled int, ended bool) {
 type unitMatch struct{ n, m int }
 
 // units lists the ways the start of s spells the start of v, in one unit:
-// the byte itself, '+' for a space, %XX in either case, or a JSON escape.
+// the byte itself, '+' for a space, %XX in either case (a byte of UTF-8, or
+// a character of Latin-1), a raw Latin-1 byte, a JSON escape (its
+// backslash doubled too, as Go quotes it), or an HTML entity.
 func units(s, v string) []unitMatch {
 	var out []unitMatch
 	if s[0] == v[0] || (s[0] == '+' && v[0] == ' ') {
 		out = append(out, unitMatch{1, 1})
+	}
+	if m := latin1(s[0], v); m > 0 {
+		out = append(out, unitMatch{1, m})
 	}
 	switch {
 	case s[0] == '%' && len(s) >= 3:
@@ -207,37 +215,155 @@ func units(s, v string) []unitMatch {
 		if ok1 && ok2 && hi<<4|lo == v[0] {
 			out = append(out, unitMatch{3, 1})
 		}
+		if ok1 && ok2 {
+			if m := latin1(hi<<4|lo, v); m > 0 {
+				out = append(out, unitMatch{3, m})
+			}
+		}
 	case s[0] == '\\' && len(s) >= 2:
-		if n, m := jsonEscape(s, v); n > 0 {
+		if n, m := jsonEscape(s, v, 1); n > 0 {
+			out = append(out, unitMatch{n, m})
+		}
+		if s[1] == '\\' && len(s) >= 3 {
+			if n, m := jsonEscape(s, v, 2); n > 0 {
+				out = append(out, unitMatch{n, m})
+			}
+		}
+	case s[0] == '&':
+		if n, m := htmlEntity(s, v); n > 0 {
 			out = append(out, unitMatch{n, m})
 		}
 	}
 	return out
 }
 
-// jsonEscape matches a JSON escape at the start of s against v.
-func jsonEscape(s, v string) (n, m int) {
-	if s[1] != 'u' {
-		c, ok := map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[s[1]]
-		if ok && c == v[0] {
-			return 2, 1
-		}
+// latin1 reports how many bytes of v the Latin-1 byte c spells: the two
+// bytes of UTF-8 of U+0080–U+00FF, when v starts with that character.
+func latin1(c byte, v string) int {
+	if c < 0x80 {
+		return 0
+	}
+	if enc := string(rune(c)); strings.HasPrefix(v, enc) {
+		return len(enc)
+	}
+	return 0
+}
+
+// htmlEntities are the named entities a page may write a secret's
+// characters with.
+var htmlEntities = map[string]rune{"amp": '&', "quot": '"', "apos": '\'', "lt": '<', "gt": '>', "nbsp": '\u00a0', "sol": '/', "plus": '+', "percnt": '%'}
+
+// htmlEntity matches an HTML entity at the start of s against v: named
+// (&amp;), decimal (&#112;) or hex (&#x70;). The ';' may be missing, as
+// browsers (and Go's html.UnescapeString) read "&#x70" and "&amp" too: the
+// entity then ends where its name or digits do.
+func htmlEntity(s, v string) (n, m int) {
+	name := entityName(s[1:])
+	if name == "" {
 		return 0, 0
 	}
-	r, ok := hex4(s[2:])
+	r, ok := entityRune(name)
 	if !ok {
 		return 0, 0
 	}
-	n = 6
+	n = 1 + len(name)
+	if n < len(s) && s[n] == ';' {
+		n++
+	}
+	if enc := string(r); strings.HasPrefix(v, enc) {
+		return n, len(enc)
+	}
+	return 0, 0
+}
+
+// entityName is the name of an entity at the start of s (after '&'): '#'
+// and digits (hex after "#x"), or letters.
+func entityName(s string) string {
+	i := 0
+	if len(s) > 0 && s[0] == '#' {
+		i = 1
+		hex := len(s) > 1 && (s[1] == 'x' || s[1] == 'X')
+		if hex {
+			i = 2
+		}
+		for i < len(s) && i < maxEntity {
+			d, ok := unhex(s[i])
+			if !ok || (!hex && d > 9) {
+				break
+			}
+			i++
+		}
+		return s[:i]
+	}
+	for i < len(s) && i < maxEntity && ('a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z') {
+		i++
+	}
+	return s[:i]
+}
+
+// maxEntity bounds an entity's length: "&#x10FFFF;" and "&percnt;".
+const maxEntity = 10
+
+// entityRune decodes the name of an entity, between '&' and ';'.
+func entityRune(name string) (rune, bool) {
+	if name[0] != '#' {
+		r, ok := htmlEntities[name]
+		return r, ok
+	}
+	digits, base := name[1:], 10
+	if len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X') {
+		digits, base = digits[1:], 16
+	}
+	if digits == "" {
+		return 0, false
+	}
+	var r rune
+	for i := range len(digits) {
+		d, ok := unhex(digits[i])
+		if !ok || int(d) >= base {
+			return 0, false
+		}
+		r = r*rune(base) + rune(d)
+		if r > utf8.MaxRune {
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// jsonEscape matches a JSON escape at the start of s against v, its
+// backslash written bs times: once as JSON has it, twice as Go quotes it
+// (which writes the escaped quote \" as \\\").
+func jsonEscape(s, v string, bs int) (n, m int) {
+	if len(s) <= bs {
+		return 0, 0
+	}
+	c := s[bs]
+	if c != 'u' {
+		if bs == 2 && c == '\\' && len(s) > 3 && s[3] == '"' && v[0] == '"' {
+			return 4, 1 // \\\" : an escaped quote, quoted
+		}
+		d, ok := map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[c]
+		if ok && d == v[0] {
+			return bs + 1, 1
+		}
+		return 0, 0
+	}
+	r, ok := hex4(s[bs+1:])
+	if !ok {
+		return 0, 0
+	}
+	unit := bs + 5
+	n = unit
 	if utf16.IsSurrogate(r) {
 		lo, ok := rune(0), false
-		if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-			lo, ok = hex4(s[8:])
+		if len(s) >= 2*unit && strings.Repeat("\\", bs) == s[unit:unit+bs] && s[unit+bs] == 'u' {
+			lo, ok = hex4(s[unit+bs+1:])
 		}
 		if !ok {
 			return 0, 0
 		}
-		r, n = utf16.DecodeRune(r, lo), 12
+		r, n = utf16.DecodeRune(r, lo), 2*unit
 	}
 	if enc := string(r); strings.HasPrefix(v, enc) {
 		return n, len(enc)
@@ -246,20 +372,39 @@ func jsonEscape(s, v string) (n, m int) {
 }
 
 // incomplete reports a text that ends inside the first unit it starts:
-// "%", "%4", "\", "\u00", "\ud83d\ude".
+// "%", "%4", "\", "\u00", "\ud83d\ude", the same with doubled
+// backslashes, "&#x7".
 func incomplete(s string) bool {
 	switch {
 	case s[0] == '%':
 		return len(s) < 3
+	case s[0] == '&':
+		return len(s) < maxEntity && !strings.Contains(s, ";") && entityStart(s[1:])
 	case s[0] == '\\':
-		if len(s) == 1 || (s[1] == 'u' && len(s) < 6) {
+		bs := 1
+		if len(s) > 1 && s[1] == '\\' {
+			bs = 2
+		}
+		if len(s) <= bs || (s[bs] == 'u' && len(s) < bs+5) || (bs == 2 && s[2] == '\\' && len(s) < 4) {
 			return true
 		}
 		// A UTF-16 surrogate pair cut after its first half.
-		r, ok := hex4(s[2:])
-		return s[1] == 'u' && ok && utf16.IsSurrogate(r) && len(s) < 12
+		r, ok := hex4(s[bs+1:])
+		return s[bs] == 'u' && ok && utf16.IsSurrogate(r) && len(s) < 2*(bs+5)
 	}
 	return false
+}
+
+// entityStart reports text that may begin an entity's name: letters, or
+// '#' and digits.
+func entityStart(s string) bool {
+	for i := range len(s) {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '#') {
+			return false
+		}
+	}
+	return true
 }
 
 func hex4(s string) (rune, bool) {

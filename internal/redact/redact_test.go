@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"fmt"
+	"html"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -28,6 +29,56 @@ var forms = map[string]func(string) string{
 	"every byte %xx":         everyBytePercent,
 	"every byte %XX, mixed":  func(s string) string { return strings.ToUpper(everyBytePercent(s)) },
 	"query escape, then \\/": func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "%2F", `\/`) },
+	// Go's own errors quote what they saw (strconv.Quote, %q): backslashes
+	// doubled, quotes escaped.
+	"Go-quoted JSON \\u":             func(s string) string { return goQuoted(jsonEveryRune(s)) },
+	"Go-quoted JSON, / escaped":      func(s string) string { return goQuoted(strings.ReplaceAll(jsonEscaped(s), "/", `\/`)) },
+	"HTML, named entities":           html.EscapeString,
+	"HTML, every rune decimal":       func(s string) string { return everyRuneEntity(s, "&#%d;") },
+	"HTML, every rune hex":           func(s string) string { return everyRuneEntity(s, "&#x%x;") },
+	"HTML, every rune hex, upper X":  func(s string) string { return everyRuneEntity(s, "&#X%X;") },
+	"Latin-1 percent":                latin1Percent,
+	"Latin-1 raw bytes":              latin1Raw,
+	"Latin-1 percent, then Go-quote": func(s string) string { return goQuoted(latin1Percent(s)) },
+}
+
+// goQuoted is s as Go's %q writes it, without the surrounding quotes.
+func goQuoted(s string) string { q := strconv.Quote(s); return q[1 : len(q)-1] }
+
+// everyRuneEntity writes every rune of s as an HTML entity in format.
+func everyRuneEntity(s, format string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, format, r)
+	}
+	return b.String()
+}
+
+// latin1Percent percent-encodes every byte, and a rune of Latin-1 as its
+// one Latin-1 byte (%E9 for é), as a server on ISO-8859-1 does.
+func latin1Percent(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x100 {
+			fmt.Fprintf(&b, "%%%02X", r)
+			continue
+		}
+		b.WriteString(everyBytePercent(string(r)))
+	}
+	return b.String()
+}
+
+// latin1Raw writes a rune of Latin-1 as its one raw byte.
+func latin1Raw(s string) string {
+	var b []byte
+	for _, r := range s {
+		if r < 0x100 {
+			b = append(b, byte(r))
+			continue
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
 }
 
 // TestTextRedactsEveryFormAtEveryCut feeds each secret in each form, behind
@@ -130,13 +181,33 @@ func FuzzText(f *testing.F) {
 // leaked decodes every spelling in out and returns a piece of minPartial
 // bytes of secret found in it, or "".
 func leaked(out, secret string) string {
-	plain := decodeAll(out)
+	plains := []string{out, decodeAll(out), decodeAll(strings.ReplaceAll(out, `\\`, `\`)), html.UnescapeString(out)}
+	for _, p := range plains[1:] {
+		plains = append(plains, latin1Fixed(p))
+	}
 	for i := 0; i+minPartial <= len(secret); i++ {
-		if piece := secret[i : i+minPartial]; strings.Contains(plain, piece) || strings.Contains(out, piece) {
-			return piece
+		piece := secret[i : i+minPartial]
+		for _, p := range plains {
+			if strings.Contains(p, piece) {
+				return piece
+			}
 		}
 	}
 	return ""
+}
+
+// latin1Fixed reads each byte of s that is not valid UTF-8 as Latin-1.
+func latin1Fixed(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError && n == 1 {
+			r = rune(s[0])
+		}
+		b.WriteRune(r)
+		s = s[n:]
+	}
+	return b.String()
 }
 
 var escapeRE = regexp.MustCompile(`%[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}(?:\\u[0-9a-fA-F]{4})?|\\["\\/bfnrt]|\+`)
