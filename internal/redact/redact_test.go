@@ -289,3 +289,63 @@ func TestTextRedactsASecretSplitAtTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// spellRune writes r in one of the spellings a server may use, chosen by c.
+func spellRune(r rune, c byte) string {
+	s := string(r)
+	switch c % 9 {
+	case 1:
+		return everyBytePercent(s)
+	case 2:
+		if r < 0x100 {
+			return fmt.Sprintf("%%%02X", r)
+		}
+		return strings.ToUpper(everyBytePercent(s))
+	case 3:
+		return jsonEveryRune(s)
+	case 4:
+		return goQuoted(jsonEveryRune(s))
+	case 5:
+		return fmt.Sprintf("&#%d;", r)
+	case 6:
+		return fmt.Sprintf("&#X%X;", r)
+	case 7:
+		return html.EscapeString(s)
+	case 8:
+		return goQuoted(html.EscapeString(s))
+	}
+	return s
+}
+
+// FuzzSpelling: a secret spelled a different way rune by rune, at any
+// position in the text, the text cut anywhere: no four bytes survive.
+func FuzzSpelling(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8}, "Bearer ", 1000, uint8(0))
+	f.Add([]byte{4}, "", 9, uint8(10))
+	f.Add([]byte{6, 2}, "x=", 40, uint8(30))
+	f.Fuzz(func(t *testing.T, choices []byte, prefix string, cutAt int, limit uint8) {
+		if len(choices) == 0 {
+			t.Skip()
+		}
+		for _, secret := range testSecrets {
+			if leaked(prefix, secret) != "" {
+				t.Skip()
+			}
+			var b strings.Builder
+			i := 0
+			for _, r := range secret {
+				b.WriteString(spellRune(r, choices[i%len(choices)]))
+				i++
+			}
+			body := prefix + b.String() + " end"
+			cutAt = max(0, min(cutAt, len(body)))
+			out := Text(body[:cutAt], int(limit), Secret{Value: secret})
+			if leak := leaked(out, secret); leak != "" {
+				t.Fatalf("%q survives in %q (from %q)", leak, out, body[:cutAt])
+			}
+			if cutAt == len(body) && limit == 0 && !strings.Contains(out, DefaultLabel+" end") {
+				t.Fatalf("%q: the secret was not replaced whole: %q", body, out)
+			}
+		}
+	})
+}
