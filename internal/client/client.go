@@ -155,15 +155,16 @@ func (e *redirectError) Error() string {
 var errTooManyRedirects = errors.New("the API redirected more than 10 times")
 
 func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
-	if a, ok := req.Context().Value(attemptsKey{}).(*attemptLog); ok {
+	a, _ := req.Context().Value(attemptsKey{}).(*attemptLog)
+	if a != nil {
 		a.count.Add(1)
 	}
 	if attempt == 0 {
 		return
 	}
-	c.cfg.Logger.Debug(req.Context(), "retrying request", map[string]any{
-		"method": req.Method, "url": req.URL.String(), "attempt": attempt + 1,
-	})
+	c.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
+		"method": req.Method, "url": withoutQuery(req.URL), "attempt": attempt + 1,
+	}))
 }
 
 // now is replaced in tests.

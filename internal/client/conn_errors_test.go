@@ -130,3 +130,15 @@ func TestHostThatDoesNotResolveFailsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A connection error names the base URL by scheme and host only: its path
+// (or a query in it) may hold what a user put there by mistake.
+func TestConnectionErrorShowsSchemeAndHostOnly(t *testing.T) {
+	t.Parallel()
+	addr := closedAddress(t)
+	c := newClient(t, Config{BaseURL: "http://" + addr + "/pathSECRET1", MaxRetries: NoRetries})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	if err == nil || strings.Contains(err.Error(), "SECRET1") || !strings.Contains(err.Error(), "now http://"+addr) {
+		t.Fatalf("error %v: want base_url as scheme and host only", err)
+	}
+}

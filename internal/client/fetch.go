@@ -122,7 +122,7 @@ func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []by
 		return c.withoutToken(c.requestFailed(r, attempts, scrubURLError(err)))
 	}
 	fields := map[string]any{
-		"method": req.Method, "url": req.URL.String(),
+		"method": req.Method, "url": withoutQuery(req.URL),
 		"endpoint": r.endpoint, "page": r.page, "status": resp.StatusCode,
 		"duration": time.Since(start).String(),
 	}
@@ -184,21 +184,31 @@ func (c *Client) requestFailed(r pageRequest, log *attemptLog, err error) error 
 		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, roundDuration(time.Since(log.start)))
 	}
 	if what := connectionProblem(err); what != "" {
-		err = &ConnectionError{Problem: what, BaseURL: origin(c.base) + c.base.Path, Proxy: viaProxy(err), Err: err}
+		// Scheme and host only: the base URL's path may hold what a user
+		// put there by mistake, and the host is what a connection error
+		// is about.
+		err = &ConnectionError{Problem: what, BaseURL: origin(c.base), Proxy: viaProxy(err), Err: err}
 	}
 	return &PageError{Endpoint: r.endpoint, Page: r.page, Reason: reason, Err: err}
 }
 
-// requestURL is the URL a response answered, as scheme://host/path?query:
-// never userinfo (the token is in a header, never in the URL).
+// requestURL is the URL a response answered, as scheme://host/path: the
+// path a user needs to fix a wrong endpoint_paths, never the query (a
+// redirect a server chose may have put anything there) nor userinfo.
 func requestURL(req *http.Request) string {
 	if req == nil || req.URL == nil {
 		return ""
 	}
-	u := *req.URL
-	u.User = nil
-	u.Fragment = ""
-	return u.String()
+	return withoutQuery(req.URL)
+}
+
+// withoutQuery is u as scheme://host/path, for errors and logs: queries
+// never appear in either.
+func withoutQuery(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = "", false, "", ""
+	return c.String()
 }
 
 // roundDuration prints a wait as people read it: 12.1s, 850ms.

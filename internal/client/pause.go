@@ -73,9 +73,9 @@ func (t *sendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if waited == 0 {
 			break
 		}
-		t.logger.Debug(req.Context(), "waited for the server's Retry-After before sending", map[string]any{
-			"url": req.URL.String(), "waited": waited.String(),
-		})
+		t.logger.Debug(req.Context(), "waited for the server's Retry-After before sending", log.fields(map[string]any{
+			"url": withoutQuery(req.URL), "waited": waited.String(),
+		}))
 		// The pause came with a cut of the window: only the window's
 		// worth goes out now, the rest in turn (and at a pause begun
 		// meanwhile, the gate again).

@@ -117,6 +117,21 @@ func (l *attemptLog) othersProgressed(w *sendWindow) bool {
 	return false
 }
 
+// fields adds the page request's endpoint and page to log fields: the URL
+// logged carries no query.
+func (l *attemptLog) fields(f map[string]any) map[string]any {
+	if l != nil {
+		f["endpoint"], f["page"] = l.endpoint, l.page
+	}
+	return f
+}
+
+// logOf is the attempt log of the request resp answers, if any.
+func logOf(resp *http.Response) *attemptLog {
+	l, _ := resp.Request.Context().Value(attemptsKey{}).(*attemptLog)
+	return l
+}
+
 // chargedRetries reports the retries charged so far: the backoff grows
 // with them.
 func (l *attemptLog) chargedRetries() int {
@@ -144,9 +159,9 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 			// shortest backoff: retrying at once would hammer the server.
 			wait = max(min(wait, c.cfg.MaxRetryWait), minWait)
 			c.pause.extend(now().Add(wait))
-			c.cfg.Logger.Debug(resp.Request.Context(), "server asked to wait (Retry-After); pausing all requests", map[string]any{
-				"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
-			})
+			c.cfg.Logger.Debug(resp.Request.Context(), "server asked to wait (Retry-After); pausing all requests", logOf(resp).fields(map[string]any{
+				"url": withoutQuery(resp.Request.URL), "status": resp.StatusCode, "wait": wait.String(),
+			}))
 			return wait
 		}
 	}
@@ -155,9 +170,9 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 		if resp.StatusCode == http.StatusTooManyRequests {
 			c.pause.extend(now().Add(wait))
 		}
-		c.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", map[string]any{
-			"url": resp.Request.URL.String(), "status": resp.StatusCode, "wait": wait.String(),
-		})
+		c.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", logOf(resp).fields(map[string]any{
+			"url": withoutQuery(resp.Request.URL), "status": resp.StatusCode, "wait": wait.String(),
+		}))
 	}
 	return wait
 }

@@ -42,3 +42,12 @@ func (e *redactedError) Unwrap() error { return e.err }
 func (c *Client) ServerText(s string, limit int) string {
 	return redact.Text(s, limit, redact.Secret{Value: c.cfg.Token})
 }
+
+// Scrubber returns the last redaction text passes before it leaves the
+// provider (a diagnostic, a log field): every spelling of the token
+// removed, nothing else changed. The provider applies it to everything it
+// sends Terraform, so that a message built anywhere, now or later, cannot
+// carry the token out.
+func Scrubber(token string) func(string) string {
+	return func(s string) string { return redact.Secrets(s, redact.Secret{Value: token}) }
+}

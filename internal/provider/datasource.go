@@ -164,6 +164,7 @@ func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 // server.go) and hands a read here only when the provider has no client;
 // the bare framework server of the tests uses it for every read.
 func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	defer func() { resp.Diagnostics = f.data.scrubFramework(resp.Diagnostics) }()
 	state, err := f.def.readState(ctx, f.data.clientOrNil(), req.Config.Raw)
 	if err != nil {
 		var bad *argError

@@ -107,7 +107,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 		"base_url": baseURL, "max_concurrent_requests": cfg.MaxConcurrency, "max_retries": cfg.MaxRetries,
 		"max_retry_wait": cfg.MaxRetryWait.String(), "organization_id": cfg.OrganizationID,
 	})
-	return &providerData{client: c, strictFilters: m.StrictFilters.ValueBool()}
+	return &providerData{client: c, strictFilters: m.StrictFilters.ValueBool(), scrub: client.Scrubber(token)}
 }
 
 func (m providerModel) hasUnknown() bool {

@@ -73,6 +73,24 @@ func Text(s string, limit int, secrets ...Secret) string {
 	return s
 }
 
+// Secrets returns s with every spelling of every secret replaced by its
+// label, and nothing else changed: for text that is already the provider's
+// own (an error message, a log field), where white space and length are
+// not the server's to decide.
+func Secrets(s string, secrets ...Secret) string {
+	live := make([]Secret, 0, len(secrets))
+	for _, sec := range secrets {
+		if sec.Value == "" {
+			continue
+		}
+		if sec.Label == "" {
+			sec.Label = DefaultLabel
+		}
+		live = append(live, sec)
+	}
+	return remove(s, live, minPartial)
+}
+
 // printable turns each control character, invalid byte or other
 // unprintable rune into a space, and each run of white space into one. A
 // rune cut off at the end is dropped, so that a secret cut there still
@@ -224,8 +242,10 @@ func units(s, v string) []unitMatch {
 		if n, m := jsonEscape(s, v, 1); n > 0 {
 			out = append(out, unitMatch{n, m})
 		}
-		if s[1] == '\\' && len(s) >= 3 {
-			if n, m := jsonEscape(s, v, 2); n > 0 {
+		// The escape's backslash written many times: Go quoted it (each
+		// quoting doubles it), or JSON was escaped in JSON.
+		if bs := backslashes(s); bs > 1 {
+			if n, m := jsonEscape(s, v, bs); n > 0 {
 				out = append(out, unitMatch{n, m})
 			}
 		}
@@ -235,6 +255,15 @@ func units(s, v string) []unitMatch {
 		}
 	}
 	return out
+}
+
+// backslashes counts the backslashes s starts with, up to 16.
+func backslashes(s string) int {
+	n := 0
+	for n < len(s) && n < 16 && s[n] == '\\' {
+		n++
+	}
+	return n
 }
 
 // latin1 reports how many bytes of v the Latin-1 byte c spells: the two
@@ -340,8 +369,8 @@ func jsonEscape(s, v string, bs int) (n, m int) {
 	}
 	c := s[bs]
 	if c != 'u' {
-		if bs == 2 && c == '\\' && len(s) > 3 && s[3] == '"' && v[0] == '"' {
-			return 4, 1 // \\\" : an escaped quote, quoted
+		if bs >= 2 && c == '"' && v[0] == '"' {
+			return bs + 1, 1 // \\\" : an escaped quote, quoted
 		}
 		d, ok := map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[c]
 		if ok && d == v[0] {
@@ -381,11 +410,8 @@ func incomplete(s string) bool {
 	case s[0] == '&':
 		return len(s) < maxEntity && !strings.Contains(s, ";") && entityStart(s[1:])
 	case s[0] == '\\':
-		bs := 1
-		if len(s) > 1 && s[1] == '\\' {
-			bs = 2
-		}
-		if len(s) <= bs || (s[bs] == 'u' && len(s) < bs+5) || (bs == 2 && s[2] == '\\' && len(s) < 4) {
+		bs := backslashes(s)
+		if len(s) <= bs || (s[bs] == 'u' && len(s) < bs+5) {
 			return true
 		}
 		// A UTF-16 surrogate pair cut after its first half.
