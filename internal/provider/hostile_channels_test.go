@@ -169,4 +169,3 @@ func unquoteAll(s string) string {
 	}
 	return strings.ReplaceAll(s, `\\`, `\`)
 }
-
