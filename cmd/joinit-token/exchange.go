@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sync"
@@ -60,6 +62,9 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code,
 		if err == nil {
 			return exchanged{token: tok, endpoint: tokenURL, style: rec.accepted()}, nil
 		}
+		if problem := rec.answerProblem(); problem != "" {
+			err = &unusableAnswer{problem: problem}
+		}
 		if statusOf(err) != http.StatusNotFound {
 			break
 		}
@@ -97,6 +102,11 @@ func exchangeFailure(ctx context.Context, err error, secrets []redact.Secret) er
 		return fmt.Errorf("interrupted while exchanging the code: %w", ctx.Err())
 	case errors.Is(err, errTokenRedirect):
 		return &failure{exitFailure, errTokenRedirect}
+	case errors.As(err, new(*unusableAnswer)):
+		// Named by its fields and JSON types only: x/oauth2's own error
+		// would quote the value it could not read, and a server may put
+		// the client secret there.
+		return &failure{exitFailure, fmt.Errorf("the token endpoint's answer is not a usable token response: %v", err)}
 	case errors.As(err, &re):
 	case errors.As(err, &ue):
 		return &failure{exitUnreachable, errors.New(redact.Text(
@@ -158,6 +168,7 @@ type styleRecorder struct {
 
 	mu    sync.Mutex
 	style string
+	body  []byte // the last 2xx answer, until answerProblem looks at it
 }
 
 func (s *styleRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -173,9 +184,38 @@ func (s *styleRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		if inHeader {
 			s.style = "the Authorization header (HTTP Basic)"
 		}
+		// The answer is read here, once, to say what is wrong with it
+		// should x/oauth2 refuse it (answerProblem); x/oauth2 reads the
+		// same bytes.
+		body, readErr := io.ReadAll(io.LimitReader(resp.Body, maxTokenAnswer))
+		resp.Body.Close()
+		s.body = body
 		s.mu.Unlock()
+		if readErr != nil {
+			return nil, readErr
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	return resp, err
+}
+
+// maxTokenAnswer bounds the token answer kept: a token response is a few
+// hundred bytes.
+const maxTokenAnswer = 1 << 20
+
+// answerProblem says what makes the last 2xx answer not a token response,
+// by field name and JSON type only; "" when it is one (or there was none).
+// The answer is forgotten once looked at: it holds the token.
+func (s *styleRecorder) answerProblem() string {
+	s.mu.Lock()
+	body := s.body
+	s.body = nil
+	s.mu.Unlock()
+	if body == nil {
+		return ""
+	}
+	defer clear(body)
+	return tokenAnswerProblem(body)
 }
 
 func (s *styleRecorder) accepted() string {

@@ -248,6 +248,10 @@ func units(s, v string) []unitMatch {
 			if n, m := jsonEscape(s, v, bs); n > 0 {
 				out = append(out, unitMatch{n, m})
 			}
+			// An escaped backslash, quoted: \\\\ for \\ for \.
+			if bs%2 == 0 && bs >= 4 && v[0] == '\\' {
+				out = append(out, unitMatch{bs, 1})
+			}
 		}
 	case s[0] == '&':
 		if n, m := htmlEntity(s, v); n > 0 {

@@ -16,7 +16,7 @@ import (
 // Secrets with every character an encoding treats specially: '/', '+',
 // '%', '"', a space, '<', a two-byte rune, and one outside the BMP (a JSON
 // surrogate pair).
-var testSecrets = []string{`tok/9+Zq%x"é_42 ab<c`, "k😀y-Secret-77"}
+var testSecrets = []string{`tok/9+Zq%x"é_42 ab<c`, "k😀y-Secret-77", `back\sl"ash/99`}
 
 // forms are the spellings a server may echo a secret in.
 var forms = map[string]func(string) string{
@@ -40,6 +40,7 @@ var forms = map[string]func(string) string{
 	"Latin-1 percent":                latin1Percent,
 	"Latin-1 raw bytes":              latin1Raw,
 	"Latin-1 percent, then Go-quote": func(s string) string { return goQuoted(latin1Percent(s)) },
+	"JSON string, Go-quoted":         func(s string) string { return goQuoted(jsonEscaped(s)) },
 }
 
 // goQuoted is s as Go's %q writes it, without the surrounding quotes.
