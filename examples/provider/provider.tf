@@ -7,20 +7,15 @@ terraform {
   }
 }
 
-# The access token is a secret: pass it in through a sensitive variable
-# (for example TF_VAR_joinit_access_token) or leave access_token unset and
-# export JOINIT_ACCESS_TOKEN instead.
-variable "joinit_access_token" {
-  description = "OAuth 2.0 access token of a Join It user."
-  type        = string
-  sensitive   = true
-}
+# The access token is a secret: leave access_token unset and export
+# JOINIT_ACCESS_TOKEN. The environment variable reaches the provider only;
+# a Terraform variable (TF_VAR_..., -var) is written into saved plan files,
+# which `terraform show -json` prints, sensitive or not.
 
 provider "joinit" {
   # The API address you were given with your application key. Leave it unset
   # to read JOINIT_BASE_URL.
-  base_url     = "https://joinit-api.example.com"
-  access_token = var.joinit_access_token
+  base_url = "https://joinit-api.example.com"
 
   # Optional tuning; the values shown are the defaults.
   max_concurrent_requests = 4
