@@ -331,7 +331,8 @@ provider "joinit" {
 }
 data "joinit_payments" "p" {}
 `,
-			ExpectError: regexp.MustCompile(`(?s)HTTP\s+404\s+for\s+` + regexp.QuoteMeta(url) + `/api/v1/wrong/payments\?count=\d+&page=1.*endpoint_paths\.payments`),
+			// The URL asked for, without its query: the path is what to fix.
+			ExpectError: regexp.MustCompile(`(?s)HTTP\s+404\s+for\s+` + regexp.QuoteMeta(url) + `/api/v1/wrong/payments:.*endpoint_paths\.payments`),
 		}},
 	})
 }
