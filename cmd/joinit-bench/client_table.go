@@ -60,19 +60,21 @@ func clientTable(out io.Writer, ns []int, latencies []time.Duration, concs []int
 }
 
 // expectedRequests is the target (see the client's paging rules): every
-// page with records and the empty page that ends the read; with more than
-// one request in flight, at most concurrency-1 requests past the end, and
-// page 1 once more to check that the list did not change at its front.
+// page with records, the empty page that ends the read, and the answer
+// that ends it asked a second time; with more than one request in flight,
+// at most 2×concurrency−1 requests past the end (those sent before the end
+// came back), and page 1 once more to check that the list did not change
+// at its front.
 func expectedRequests(n, conc int) string {
 	const size = 1000
-	base := n/size + 2
+	base := n/size + 3
 	if n%size == 0 {
-		base = n/size + 1
+		base = n/size + 2
 	}
 	if conc == 1 {
 		return fmt.Sprint(base)
 	}
-	extra := conc - 1
+	extra := 2*conc - 1
 	if n >= size {
 		extra++
 	}
