@@ -41,16 +41,9 @@ type Secret struct {
 // white space turned into one space, and, when limit > 0, cut to at most
 // limit runes followed by "…". Secrets with an empty Value are ignored.
 func Text(s string, limit int, secrets ...Secret) string {
-	live := make([]Secret, 0, len(secrets))
+	live := liveSecrets(secrets)
 	longest := 0
-	for _, sec := range secrets {
-		if sec.Value == "" {
-			continue
-		}
-		if sec.Label == "" {
-			sec.Label = DefaultLabel
-		}
-		live = append(live, sec)
+	for _, sec := range live {
 		longest = max(longest, len(sec.Value))
 	}
 	partial := minPartial
@@ -78,6 +71,11 @@ func Text(s string, limit int, secrets ...Secret) string {
 // own (an error message, a log field), where white space and length are
 // not the server's to decide.
 func Secrets(s string, secrets ...Secret) string {
+	return remove(s, liveSecrets(secrets), minPartial)
+}
+
+// liveSecrets are the secrets with a value, each with its label.
+func liveSecrets(secrets []Secret) []Secret {
 	live := make([]Secret, 0, len(secrets))
 	for _, sec := range secrets {
 		if sec.Value == "" {
@@ -88,7 +86,7 @@ func Secrets(s string, secrets ...Secret) string {
 		}
 		live = append(live, sec)
 	}
-	return remove(s, live, minPartial)
+	return live
 }
 
 // printable turns each control character, invalid byte or other
