@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -20,7 +19,6 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/oauth2"
-	"golang.org/x/sync/semaphore"
 )
 
 // Client reads one organization's data. It is safe for concurrent use, and
@@ -39,10 +37,8 @@ type Client struct {
 	// paths are the endpoints' paths, and the alternates of those the
 	// specification does not show in full (pathfallback.go).
 	paths *pathChoice
-	// decoders bounds the pages decoded at once to the cores but one:
-	// decoding is CPU, and the core left over keeps the network moving
-	// (reading answers, sending the next requests) while pages decode.
-	decoders *semaphore.Weighted
+	// decoders bounds the pages decoded at once (decodegate.go).
+	decoders *decodeGate
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -70,7 +66,7 @@ func New(cfg Config) (*Client, error) {
 	c := &Client{
 		cfg: cfg, base: base, pause: &pauseGate{}, window: newSendWindow(cfg.MaxConcurrency),
 		cache: newCache(defaultRetainUpTo), answers: newAnswerBook(),
-		decoders: semaphore.NewWeighted(int64(max(runtime.GOMAXPROCS(0)-1, 1))),
+		decoders: newDecodeGate(),
 		paths:    newPathChoice(cfg.Paths, alternates),
 	}
 	c.http = c.newRetryingClient()

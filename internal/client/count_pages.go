@@ -277,6 +277,9 @@ func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
 	return 0
 }
 
+// decodeBound lets every core decode while decoding holds this read up.
+func (r *countReader[T, PT]) decodeBound(bound bool) { r.c.decoders.decodeBound(bound) }
+
 // endClaimed sends what the end claimed at page needs once every page
 // before it is answered, before they are decoded and handed over: the
 // page asked again (its second answer) and, in a concurrent read, the

@@ -89,12 +89,12 @@ func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []by
 			r.bytesIn()
 		}
 		size = len(b)
-		if err := c.decoders.Acquire(ctx, 1); err != nil {
+		if err := c.decoders.acquire(ctx); err != nil {
 			recycleBody(b)
 			return err
 		}
 		err = accept(b)
-		c.decoders.Release(1)
+		c.decoders.release()
 		if err != nil {
 			return &notAPageError{Status: resp.StatusCode, Err: err}
 		}

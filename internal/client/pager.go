@@ -54,6 +54,11 @@ type pageSource[R any] interface {
 	beyondEnd(page int, r R) error
 }
 
+// decodeBounds is told when decoding holds a read up (every page it may
+// hold is answered, waiting to be decoded or handed over, while the
+// network has room) and when it no longer does.
+type decodeBounds interface{ decodeBound(bound bool) }
+
 // readPages fetches pages 1, 2, … and hands each to src.step strictly in
 // page order, whatever order the responses come back in, so the result
 // never depends on which request finished first. It keeps as many pages
@@ -155,6 +160,13 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		claimsMu.Unlock()
 		src.endClaimed(lowest, empty)
 	}
+	bounds, _ := any(src).(decodeBounds)
+	heldUp := false // decoding, not the network, holds the read up
+	defer func() {
+		if heldUp {
+			bounds.decodeBound(false)
+		}
+	}()
 	for next := 1; ; next++ {
 		var res result
 		for got := false; !got; {
@@ -166,6 +178,12 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 			last, lowest := horizon(next)
 			for launched < last && onNetwork < window && launched < next-1+ahead {
 				launch()
+			}
+			if bounds != nil && window > 1 {
+				if now := onNetwork < window && launched >= next-1+ahead && launched < last; now != heldUp {
+					heldUp = now
+					bounds.decodeBound(now)
+				}
 			}
 			if next > launched && launched >= plan.last {
 				return next - 1, 0, errPageCap
