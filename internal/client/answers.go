@@ -30,14 +30,29 @@ var noRecords = answer{digest: idsDigest(nil)}
 
 // idsDigest fingerprints a page's record ids in order.
 func idsDigest(ids []string) uint64 {
-	var h maphash.Hash
-	h.SetSeed(digestSeed)
+	h := newIDsHash()
 	for _, id := range ids {
-		h.WriteString(id)
-		h.WriteByte(0) // ids "ab","c" and "a","bc" differ
+		h.add(id)
 	}
-	return h.Sum64()
+	return h.sum()
 }
+
+// idsHash fingerprints record ids one at a time, as a page is looked at:
+// no slice of a page's ids is made for it.
+type idsHash struct{ h maphash.Hash }
+
+func newIDsHash() *idsHash {
+	var i idsHash
+	i.h.SetSeed(digestSeed)
+	return &i
+}
+
+func (i *idsHash) add(id string) {
+	i.h.WriteString(id)
+	i.h.WriteByte(0) // ids "ab","c" and "a","bc" differ
+}
+
+func (i *idsHash) sum() uint64 { return i.h.Sum64() }
 
 // answerBook remembers, for each question asked of the API in one run (a
 // page of an endpoint with its filters and page size: its URL), the answer
@@ -99,6 +114,36 @@ func secondOpinion[P any](ctx context.Context, endpoint string, page int, known 
 	var zero P
 	return zero, &PageError{Endpoint: endpoint, Page: page, Err: ErrInconsistentAnswers, Reason: fmt.Sprintf(
 		"the server gave %d different answers for this page (%s), none of them twice; it may be serving from replicas that disagree: try again later", len(had), recordCounts(had))}
+}
+
+// believeOrAsk takes a page's first answer as true, or first asks the page
+// again (secondOpinion): when doubted (it would end the read, or tell where
+// it ends) or when it contradicts the run's earlier answer to the same
+// question. It returns the answer believed, noted in the run's book, and
+// whether the page was asked again; discard, when set, lets the first
+// answer go before the page is asked again.
+func believeOrAsk[P any](ctx context.Context, c *Client, endpoint string, page int, first P, question string, doubted bool,
+	said func(P) answer, ask func(context.Context, int) (P, error), discard func(P),
+) (P, bool, error) {
+	earlier, asked := c.answers.earlier(question)
+	contradicts := asked && earlier.digest != said(first).digest
+	if !contradicts && !doubted {
+		c.answers.believe(question, said(first))
+		return first, false, nil
+	}
+	known := []answer{said(first)}
+	if contradicts {
+		known = append(known, earlier)
+	}
+	if discard != nil {
+		discard(first)
+	}
+	again, err := secondOpinion(ctx, endpoint, page, known, ask, said)
+	if err != nil {
+		return again, false, err
+	}
+	c.answers.believe(question, said(again))
+	return again, true, nil
 }
 
 // recordCounts lists how many records each answer held, for an error.

@@ -26,17 +26,31 @@ var (
 	cutJSONLie     lie = func(truth []string) []byte { b := arrayOf(truth); return b[:len(b)*2/3] }
 )
 
+// pageAttempts counts the requests for each page, for servers that answer
+// a page's first requests otherwise than its later ones.
+type pageAttempts struct {
+	mu sync.Mutex
+	n  map[int]int
+}
+
+// next counts a request for page and returns its number: 1 for the first.
+func (p *pageAttempts) next(page int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == nil {
+		p.n = map[int]int{}
+	}
+	p.n[page]++
+	return p.n[page]
+}
+
 // lyingAPI serves ids in count-style pages, but answers page p's attempts
 // named in lies[p] (1 is the first request for that page) with the lie.
 // Other attempts tell the truth.
 func lyingAPI(t *testing.T, ids []string, lies map[int]map[int]lie) *fakeAPI {
-	var mu sync.Mutex
-	attempts := map[int]int{}
+	attempts := &pageAttempts{}
 	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		mu.Lock()
-		attempts[a.page]++
-		n := attempts[a.page]
-		mu.Unlock()
+		n := attempts.next(a.page)
 		truth := pageOf(ids, a.page, a.size)
 		if l := lies[a.page][n]; l != nil {
 			writeJSON(w, l(truth))
@@ -155,13 +169,9 @@ func TestTheEndCostsOneRequestMore(t *testing.T) {
 func TestRecordsBeyondTheEndContradictIt(t *testing.T) {
 	t.Parallel()
 	ids := syntheticIDs(47)
-	var mu sync.Mutex
-	attempts := map[int]int{}
+	attempts := &pageAttempts{}
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		mu.Lock()
-		attempts[a.page]++
-		n := attempts[a.page]
-		mu.Unlock()
+		n := attempts.next(a.page)
 		if a.page == 2 && n <= 2 {
 			// Late, so that the pages after it are answered first.
 			time.Sleep(100 * time.Millisecond)
@@ -189,13 +199,9 @@ func TestAnswersOfOneRunAgree(t *testing.T) {
 	t.Parallel()
 	ids := syntheticIDs(30)
 	stale := syntheticIDs(60)[30:40] // ten other records: a replica's page 2
-	var mu sync.Mutex
-	attempts := map[int]int{}
+	attempts := &pageAttempts{}
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		mu.Lock()
-		attempts[a.page]++
-		n := attempts[a.page]
-		mu.Unlock()
+		n := attempts.next(a.page)
 		if a.page == 2 && n == 2 { // the second read's first ask
 			writeJSON(w, arrayOf(stale))
 			return
@@ -275,13 +281,9 @@ func TestOrgMetricsEndAnsweredOnceIsNotBelieved(t *testing.T) {
 	for name, l := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			var mu sync.Mutex
-			attempts := map[int]int{}
+			attempts := &pageAttempts{}
 			api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-				mu.Lock()
-				attempts[a.page]++
-				first := attempts[a.page] == 1
-				mu.Unlock()
+				first := attempts.next(a.page) == 1
 				if a.page == liePage[name] && first {
 					writeJSON(w, l(a.page))
 					return

@@ -253,13 +253,15 @@ func answerOf[T any, PT interface {
 	*T
 	record
 }](recs []decodedRecord[T], digest uint64) answer {
-	ids := make([]string, len(recs))
+	ids := newIDsHash()
 	for i := range recs {
-		if ids[i] = PT(&recs[i].rec).dedupKey(); ids[i] == "" {
+		id := PT(&recs[i].rec).dedupKey()
+		if id == "" {
 			return answer{digest: digest, records: len(recs)}
 		}
+		ids.add(id)
 	}
-	return answer{digest: idsDigest(ids), records: len(recs)}
+	return answer{digest: ids.sum(), records: len(recs)}
 }
 
 func pageSaid[T any](p decodedPage[T]) answer { return p.said }
@@ -444,23 +446,8 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 // in the run. It returns the answer believed, and whether it was asked
 // for twice.
 func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T], bool, error) {
-	earlier, asked := r.c.answers.earlier(p.question)
-	contradicts := asked && earlier.digest != p.said.digest
-	if !contradicts && !r.endsHere(page, len(p.records)) {
-		r.c.answers.believe(p.question, p.said)
-		return p, false, nil
-	}
-	known := []answer{p.said}
-	if contradicts {
-		known = append(known, earlier)
-	}
-	recycleBody(p.body)
-	again, err := secondOpinion(r.ctx, r.req.endpoint, page, known, r.askAgain, pageSaid[T])
-	if err != nil {
-		return again, false, err
-	}
-	r.c.answers.believe(again.question, again.said)
-	return again, true, nil
+	return believeOrAsk(r.ctx, r.c, r.req.endpoint, page, p, p.question, r.endsHere(page, len(p.records)),
+		pageSaid[T], r.askAgain, func(p decodedPage[T]) { recycleBody(p.body) })
 }
 
 // endsHere reports an answer that would end the read, or tell where it

@@ -102,28 +102,13 @@ func (m *metricsReader) beyondEnd(int, decodedMetricsPage) error { return nil }
 // believe takes a page's answer as true, or first asks the page again.
 func (m *metricsReader) believe(page int, p decodedMetricsPage) (decodedMetricsPage, bool, error) {
 	n := len(p.records)
-	earlier, asked := m.c.answers.earlier(p.question)
-	contradicts := asked && earlier.digest != p.said.digest
 	// An empty page is not doubted after a short page asked twice, nor
 	// after an empty page before totalPages (believed already): the pages
 	// after it must be empty too.
 	emptyAgreed := n == 0 && (m.prevConfirmed || m.emptyAt > 0)
 	endsHere := (n < m.perPage && !emptyAgreed) || (page == 1 && p.totalPages <= 1)
-	if !contradicts && !endsHere {
-		m.c.answers.believe(p.question, p.said)
-		return p, false, nil
-	}
-	known := []answer{p.said}
-	if contradicts {
-		known = append(known, earlier)
-	}
 	ask := func(ctx context.Context, page int) (decodedMetricsPage, error) { return m.fetch(ctx, page, nil) }
-	again, err := secondOpinion(m.ctx, m.req.endpoint, page, known, ask, metricsSaid)
-	if err != nil {
-		return again, false, err
-	}
-	m.c.answers.believe(again.question, again.said)
-	return again, true, nil
+	return believeOrAsk(m.ctx, m.c, m.req.endpoint, page, p, p.question, endsHere, metricsSaid, ask, nil)
 }
 
 func (m *metricsReader) step(page int, p decodedMetricsPage, fetchErr error) (pagePlan, error) {
