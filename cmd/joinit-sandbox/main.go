@@ -21,11 +21,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -43,12 +45,12 @@ func main() {
 	}
 }
 
-// usageText is a format: the endpoint paths are filled in from the
-// sandbox's defaults (see usage).
+// usageText is a format: the endpoints are filled in from apispec's table
+// (see endpointUsage).
 const usageText = `joinit-sandbox serves a fake, in-memory Join It membership API on a loopback
-address. It generates a deterministic data set (memberships, payments, groups,
-org metrics) from -seed, answers the four paginated list endpoints exactly as
-the API specification describes (page/count, page/limit, the status filter,
+address. It generates a deterministic data set (%s)
+from -seed, answers the paginated list endpoints exactly as the API
+specification describes (page/count, page/limit, the status filter,
 bearer-token auth), and can inject faults (rate limits, server errors,
 connection resets, slow or broken bodies, records inserted mid-read) so the
 provider's client can be tried against a bad day without touching real data.
@@ -57,13 +59,10 @@ Once listening it prints one line to stdout and nothing else:
 
     JOINIT_BASE_URL=http://127.0.0.1:PORT<path-prefix>
 
-Endpoints (GET, relative to the base URL):
+Endpoints (GET, relative to the base URL; the records of each set by the flag
+of its name):
 
-    %-38s page, count (default 50, max 1000), status
-    %-38s page, count
-    %-38s page, count
-    %-38s page, limit (default 25, max 100)
-
+%s
 Count-based faults are counted per endpoint and page: -server-errors 2 makes
 the first two attempts at EVERY page fail. Combined, they are consumed in the
 order connection resets, server errors, rate limits.
@@ -86,11 +85,32 @@ It stops cleanly on SIGINT or SIGTERM.
 
 `
 
-// Defaults of -seed and -groups, which -h describes the data set of.
-const (
-	defaultSeed   = 1
-	defaultGroups = 12
-)
+// defaultSeed is the default of -seed, which -h describes the data set of.
+const defaultSeed = 1
+
+// endpointUsage is a line of -h for each endpoint of apispec's table: its
+// default path and the parameters it takes.
+func endpointUsage() string {
+	var b strings.Builder
+	for _, e := range apispec.Endpoints {
+		params := e.Paging.Describe()
+		for _, f := range e.Filters {
+			params += ", " + f
+		}
+		fmt.Fprintf(&b, "    %-38s %s\n", e.DefaultPath, params)
+	}
+	return b.String()
+}
+
+// recordFlag is the flag of an endpoint's record count: its name, with
+// dashes (org_metrics: -org-metrics).
+func recordFlag(endpoint string) string { return strings.ReplaceAll(endpoint, "_", "-") }
+
+// defaultGroups is the default of -groups, whose names -h lists.
+func defaultGroups() int {
+	n, _ := sandbox.DemoRecords(apispec.EndpointGroups)
+	return n
+}
 
 // config is the parsed command line.
 type config struct {
@@ -107,9 +127,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("joinit-sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		p := sandbox.DefaultPaths()
-		fmt.Fprintf(fs.Output(), usageText, p[sandbox.EndpointMemberships], p[sandbox.EndpointPayments], p[sandbox.EndpointGroups], p[sandbox.EndpointOrgMetrics])
-		writeSeededData(fs.Output(), defaultSeed, defaultGroups)
+		fmt.Fprintf(fs.Output(), usageText, strings.Join(apispec.Names(), ", "), endpointUsage())
+		writeSeededData(fs.Output(), defaultSeed, defaultGroups())
 		fmt.Fprintf(fs.Output(), "Usage: joinit-sandbox [flags]\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -120,10 +139,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 
 	fs.StringVar(&o.Token, "token", sandbox.DefaultToken, "bearer `token` the sandbox accepts (Authorization: Bearer <token>)")
 	fs.Int64Var(&o.Seed, "seed", defaultSeed, "data set seed; the same seed always gives the same records")
-	fs.IntVar(&o.Memberships, "memberships", 250, "number of membership records")
-	fs.IntVar(&o.Payments, "payments", 120, "number of payment records")
-	fs.IntVar(&o.Groups, "groups", defaultGroups, "number of group records")
-	fs.IntVar(&o.OrgMetrics, "org-metrics", 24, "number of org metrics records (one per month from January 2024)")
+	records := map[string]*int{}
+	for _, name := range apispec.Names() {
+		n, about := sandbox.DemoRecords(name)
+		if about != "" {
+			about = " (" + about + ")"
+		}
+		records[name] = fs.Int(recordFlag(name), n, "number of "+name+" records"+about)
+	}
 	fs.StringVar(&o.PathPrefix, "path-prefix", "", "serve every endpoint under this `prefix`, e.g. /proxy, to test base URLs that carry a path")
 
 	fs.DurationVar(&f.Latency, "latency", 0, "fault: wait this long before answering every request")
@@ -148,7 +171,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&o.OAuth.RequirePKCE, "oauth-require-pkce", false, "OAuth: refuse authorization requests without a PKCE code_challenge (one that is sent is always verified)")
 	only := fs.String("only-pages", "", "fault: comma-separated page `numbers` the count-based faults and -slow-body apply to (empty: all pages)")
 	fs.IntVar(&f.PageSizeCap, "page-size-cap", 0, "deviation: serve at most `N` records a page, whatever count or limit asks (0: off)")
-	ignoreCount := fs.String("ignore-count", "", "deviation: comma-separated `endpoints` (memberships, payments, groups, org_metrics) that ignore count/limit and serve the default page size")
+	ignoreCount := fs.String("ignore-count", "", "deviation: comma-separated `endpoints` ("+strings.Join(apispec.Names(), ", ")+") that ignore count/limit and serve the default page size")
 	fs.IntVar(&f.PastEndStatus, "past-end-status", 0, "deviation: a page past the end of a list answers this HTTP `status` (e.g. 404) instead of [] (0: off)")
 	fs.IntVar(&f.OutOfOrderInsertPage, "out-of-order-insert-page", 0, "deviation: the first request for this `page` waits until the next page is served, then -insert-count records are inserted at the front (0: off)")
 	fs.BoolVar(&f.IgnoreStatusFilter, "ignore-status-filter", false, "deviation: ignore the memberships status filter and serve every status")
@@ -178,12 +201,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	for _, ep := range splitList(*ignoreCount) {
-		switch ep {
-		case sandbox.EndpointMemberships, sandbox.EndpointPayments, sandbox.EndpointGroups, sandbox.EndpointOrgMetrics:
-			f.IgnoreCount = append(f.IgnoreCount, ep)
-		default:
-			return nil, fmt.Errorf("-ignore-count: %q is not an endpoint (memberships, payments, groups, org_metrics)", ep)
+		if !slices.Contains(apispec.Names(), ep) {
+			return nil, fmt.Errorf("-ignore-count: %q is not an endpoint (%s)", ep, strings.Join(apispec.Names(), ", "))
 		}
+		f.IgnoreCount = append(f.IgnoreCount, ep)
+	}
+	o.Records = map[string]int{}
+	for name, n := range records {
+		o.Records[name] = *n
 	}
 	if f.Chaos.Share < 0 || f.Chaos.Share > 1 {
 		return nil, fmt.Errorf("-chaos-share: %v is not a share between 0 and 1", f.Chaos.Share)
@@ -268,9 +293,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	go func() { serveErr <- hs.Serve(ln) }()
 	fmt.Fprintf(stdout, "JOINIT_BASE_URL=%s\n", baseURL)
 	if c.verbose {
-		logger.Printf("serving %d memberships, %d payments, %d groups, %d org metrics records (seed %d)",
-			c.opts.Memberships, c.opts.Payments, c.opts.Groups, c.opts.OrgMetrics, c.opts.Seed)
-		writeSeededData(stderr, c.opts.Seed, c.opts.Groups)
+		var counts []string
+		for _, name := range apispec.Names() {
+			counts = append(counts, fmt.Sprintf("%d %s", c.opts.Records[name], name))
+		}
+		logger.Printf("serving %s records (seed %d)", strings.Join(counts, ", "), c.opts.Seed)
+		writeSeededData(stderr, c.opts.Seed, c.opts.Records[apispec.EndpointGroups])
 	}
 
 	select {

@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
@@ -50,7 +52,7 @@ func TestFlags(t *testing.T) {
 		t.Fatalf("-h: %v, %q", err, stderr.String())
 	}
 	c, err := parseFlags([]string{"-seed", "9", "-server-errors", "2", "-only-pages", "1, 3", "-slow-body", "1s"}, io.Discard)
-	if err != nil || c.opts.Seed != 9 || c.opts.Faults.ServerErrors != 2 || len(c.opts.Faults.OnlyPages) != 2 || c.opts.Memberships != 250 {
+	if err != nil || c.opts.Seed != 9 || c.opts.Faults.ServerErrors != 2 || len(c.opts.Faults.OnlyPages) != 2 || c.opts.Records[apispec.EndpointMemberships] != 250 {
 		t.Fatalf("parsed %+v, %v", c, err)
 	}
 	c, err = parseFlags([]string{"-rate-limit", "2.5", "-rate-burst", "4"}, io.Discard)
@@ -112,5 +114,26 @@ func TestRunPrintsURLAndStops(t *testing.T) {
 	}
 	if n := strings.Count(stdout.String(), "\n"); n != 1 {
 		t.Fatalf("stdout has %d lines", n)
+	}
+}
+
+// The command's endpoint flags follow apispec's table: a record count flag
+// per endpoint, every endpoint accepted by -ignore-count, and -h naming
+// each endpoint's path and paging.
+func TestEveryEndpointHasItsFlags(t *testing.T) {
+	t.Parallel()
+	var help bytes.Buffer
+	_, _ = parseFlags([]string{"-h"}, &help)
+	for i, e := range apispec.Endpoints {
+		c, err := parseFlags([]string{"-" + recordFlag(e.Name), fmt.Sprint(7 + i), "-ignore-count", e.Name}, io.Discard)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		if c.opts.Records[e.Name] != 7+i || !slices.Equal(c.opts.Faults.IgnoreCount, []string{e.Name}) {
+			t.Errorf("%s: records %v, ignore-count %v", e.Name, c.opts.Records, c.opts.Faults.IgnoreCount)
+		}
+		if !strings.Contains(help.String(), e.DefaultPath+" ") || !strings.Contains(help.String(), e.Paging.Describe()) {
+			t.Errorf("-h does not describe %s", e.Name)
+		}
 	}
 }

@@ -26,16 +26,40 @@ type Endpoint struct {
 	// (/payments). A read whose default path answers 404 on page 1 asks
 	// there once.
 	Alternate string
+	// Paging is how it pages: CountPaging or LimitPaging.
+	Paging Paging
+	// Filters are the query parameters it filters by, beside paging.
+	Filters []string
 }
 
 // Endpoints are the list endpoints, one row each: a new endpoint is one
 // row here (its Paths key, its default, its endpoint_paths attribute).
 // An array, so that its length is a constant (the sandbox sizes by it).
 var Endpoints = [...]Endpoint{
-	{Name: EndpointMemberships, DefaultPath: "/api/v1/organizations/me/memberships", Shown: true},
-	{Name: EndpointPayments, DefaultPath: "/api/v1/organizations/me/payments", Alternate: "/payments"},
-	{Name: EndpointGroups, DefaultPath: "/api/v1/organizations/me/groups", Alternate: "/groups"},
-	{Name: EndpointOrgMetrics, DefaultPath: "/api/v1/organizations/me/org_metrics", Shown: true},
+	{Name: EndpointMemberships, DefaultPath: "/api/v1/organizations/me/memberships", Shown: true, Paging: CountPaging, Filters: []string{"status"}},
+	{Name: EndpointPayments, DefaultPath: "/api/v1/organizations/me/payments", Alternate: "/payments", Paging: CountPaging},
+	{Name: EndpointGroups, DefaultPath: "/api/v1/organizations/me/groups", Alternate: "/groups", Paging: CountPaging},
+	{Name: EndpointOrgMetrics, DefaultPath: "/api/v1/organizations/me/org_metrics", Shown: true, Paging: LimitPaging},
+}
+
+// Lookup returns the endpoint of that name; it panics for a name no row
+// has, which is a bug of the caller: names are this table's constants.
+func Lookup(name string) Endpoint {
+	for _, e := range Endpoints {
+		if e.Name == name {
+			return e
+		}
+	}
+	panic("apispec: no endpoint named " + name)
+}
+
+// Names are the endpoints' names, in the table's order.
+func Names() []string {
+	out := make([]string, len(Endpoints))
+	for i, e := range Endpoints {
+		out[i] = e.Name
+	}
+	return out
 }
 
 // Paths are endpoint paths by endpoint name, relative to the base URL.

@@ -23,14 +23,6 @@ const (
 	DefaultMaxPages       = 100_000
 	DefaultMaxBodyBytes   = 64 << 20
 	DefaultMaxRetryWait   = 60 * time.Second
-
-	// MaxCount is the largest `count` the count-style endpoints accept.
-	MaxCount = apispec.MaxCount
-	// DefaultCount is the page size of a count-style endpoint that is not
-	// given one: what a server that ignores count serves.
-	DefaultCount = apispec.DefaultCount
-	// MaxLimit is the largest `limit` the metadata endpoints accept.
-	MaxLimit = apispec.MaxLimit
 )
 
 // Paths are the endpoint paths, relative to the base URL; the defaults and

@@ -263,7 +263,7 @@ func TestPageSizeOutOfRange(t *testing.T) {
 	sb, base := startSandbox(t, sandbox.Options{Memberships: 3})
 	c := newClient(t, Config{BaseURL: base})
 	ctx := context.Background()
-	for _, size := range []int{-1, MaxCount + 1, 5000} {
+	for _, size := range []int{-1, apispec.CountPaging.MaxSize + 1, 5000} {
 		if _, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: size}}); err == nil || !strings.Contains(err.Error(), "out of range") {
 			t.Errorf("memberships page size %d: err = %v", size, err)
 		}
@@ -274,7 +274,7 @@ func TestPageSizeOutOfRange(t *testing.T) {
 			t.Errorf("groups page size %d: no error", size)
 		}
 	}
-	for _, size := range []int{-3, MaxLimit + 1} {
+	for _, size := range []int{-3, apispec.LimitPaging.MaxSize + 1} {
 		if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: size}); err == nil || !strings.Contains(err.Error(), "org_metrics") {
 			t.Errorf("org_metrics page size %d: err = %v", size, err)
 		}
@@ -286,7 +286,7 @@ func TestPageSizeOutOfRange(t *testing.T) {
 	if _, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: MaxLimit}); err != nil {
+	if _, err := c.OrgMetrics(ctx, ListOptions{PageSize: apispec.LimitPaging.MaxSize}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 // decodedPage is one decoded page of a list endpoint.
@@ -595,9 +597,11 @@ func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, 
 	if err != nil {
 		return pagePlan{}, err
 	}
-	if again.digest == p.digest && len(p.records) == DefaultCount && r.req.size != DefaultCount {
+	// What a server that ignores count serves: the API's default count.
+	defaultCount := apispec.CountPaging.DefaultSize
+	if again.digest == p.digest && len(p.records) == defaultCount && r.req.size != defaultCount {
 		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: 2, Err: ErrNotAdvancing, Reason: fmt.Sprintf(
-			"the server serves the same %d records (the API's default count) whatever page and count are asked for: the rest of the list, if any, cannot be read", DefaultCount)}
+			"the server serves the same %d records (the API's default count) whatever page and count are asked for: the rest of the list, if any, cannot be read", defaultCount)}
 	}
 	if again.digest == p.digest {
 		r.c.cfg.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -28,7 +29,7 @@ func TestCountPagingRequestCounts(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			t.Parallel()
 			sb, base := startSandbox(t, sandbox.Options{Seed: int64(n), Memberships: n, Payments: n, Groups: n})
-			want := expectedRequests(n, MaxCount)
+			want := expectedRequests(n, apispec.CountPaging.MaxSize)
 			for _, conc := range []int{1, 4} {
 				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
 				ctx := context.Background()
@@ -65,7 +66,7 @@ func TestCountPagingRequestCounts(t *testing.T) {
 					// Past the confirmed end: at most maxPastEnd requests; and
 					// page 1 once more after a read that went concurrent.
 					extra := maxPastEnd(conc)
-					if n >= MaxCount {
+					if n >= apispec.CountPaging.MaxSize {
 						extra++
 					}
 					if conc > 1 && (got < want || got > want+extra) {

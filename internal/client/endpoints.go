@@ -1,7 +1,10 @@
 package client
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 // ListOptions are the options every list read takes.
@@ -17,14 +20,39 @@ type ListOptions struct {
 	Fields []string
 }
 
-func (c *Client) countRequest(endpoint, path string, size int) (pageRequest, error) {
+// request is the first page's request of endpoint at the path it is read
+// at, paged as apispec's table says; size 0 takes the endpoint's largest.
+func (c *Client) request(endpoint string, size int) (pageRequest, error) {
+	paging := apispec.Lookup(endpoint).Paging
 	if size == 0 {
-		size = MaxCount
+		size = paging.MaxSize
 	}
-	if size < 1 || size > MaxCount {
-		return pageRequest{}, fmt.Errorf("%s: page size %d is out of range 1..%d", endpoint, size, MaxCount)
+	if err := paging.CheckSize(endpoint, size); err != nil {
+		return pageRequest{}, err
 	}
-	return pageRequest{endpoint: endpoint, path: path, sizeParam: "count", size: size}, nil
+	return pageRequest{endpoint: endpoint, path: c.paths.of(endpoint), sizeParam: paging.SizeParam, size: size}, nil
+}
+
+// readList reads every record of a list endpoint paged by count (a JSON
+// array), as T: what every such read but the memberships' filtered one is.
+// kind tells apart, in the cache, reads of one endpoint into other types.
+func readList[T any, PT interface {
+	*T
+	record
+}](ctx context.Context, c *Client, endpoint, kind string, o ListOptions) ([]T, error) {
+	req, err := c.request(endpoint, o.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	only, err := newFieldMask[T](c.withOrganizationField(o.Fields))
+	if err != nil {
+		return nil, err
+	}
+	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+kind+"|"+only.key(), func(ctx context.Context) ([]T, error) {
+		return readAtEitherPath(ctx, c, req, func(req pageRequest) ([]T, error) {
+			return readCountPages[T, PT](ctx, c, req, o.KeepRaw, only)
+		})
+	}, recordCount[T])
 }
 
 func cacheKey(r pageRequest, keepRaw bool) string {

@@ -38,13 +38,5 @@ func (g *Group) GroupID() *string {
 // Groups reads every group, in API order. Their raw JSON is always kept:
 // the specification does not show the group fields.
 func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
-	req, err := c.countRequest(apispec.EndpointGroups, c.paths.of(apispec.EndpointGroups), o.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	return get(ctx, c.cache, cacheKey(req, true), func(ctx context.Context) ([]Group, error) {
-		return readAtEitherPath(ctx, c, req, func(req pageRequest) ([]Group, error) {
-			return readCountPages[Group](ctx, c, req, true, nil)
-		})
-	}, recordCount[Group])
+	return readList[Group](ctx, c, apispec.EndpointGroups, "", ListOptions{PageSize: o.PageSize, KeepRaw: true})
 }

@@ -120,7 +120,7 @@ func readMemberships[T any, PT interface {
 	record
 	withStatus
 }](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
-	req, err := c.countRequest(apispec.EndpointMemberships, c.cfg.Paths[apispec.EndpointMemberships], q.PageSize)
+	req, err := c.request(apispec.EndpointMemberships, q.PageSize)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
@@ -30,14 +29,10 @@ func (m *OrgMetric) setRaw(r []byte) { m.RawJSON = string(r) }
 
 // OrgMetrics reads every organization metrics record, in API order.
 func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, error) {
-	size := o.PageSize
-	if size == 0 {
-		size = MaxLimit
+	req, err := c.request(apispec.EndpointOrgMetrics, o.PageSize)
+	if err != nil {
+		return nil, err
 	}
-	if size < 1 || size > MaxLimit {
-		return nil, fmt.Errorf("org_metrics: page size %d is out of range 1..%d", size, MaxLimit)
-	}
-	req := pageRequest{endpoint: apispec.EndpointOrgMetrics, path: c.cfg.Paths[apispec.EndpointOrgMetrics], sizeParam: "limit", size: size}
 	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
 		return readMetadataPages(ctx, c, req, o.KeepRaw)
 	}, func(m *OrgMetrics) int { return len(m.Results) })

@@ -32,17 +32,5 @@ func (p *Payment) setRaw(r []byte) { p.RawJSON = string(r) }
 
 // Payments reads every payment, in API order.
 func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error) {
-	req, err := c.countRequest(apispec.EndpointPayments, c.paths.of(apispec.EndpointPayments), o.PageSize)
-	if err != nil {
-		return nil, err
-	}
-	only, err := newFieldMask[Payment](c.withOrganizationField(o.Fields))
-	if err != nil {
-		return nil, err
-	}
-	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+only.key(), func(ctx context.Context) ([]Payment, error) {
-		return readAtEitherPath(ctx, c, req, func(req pageRequest) ([]Payment, error) {
-			return readCountPages[Payment](ctx, c, req, o.KeepRaw, only)
-		})
-	}, recordCount[Payment])
+	return readList[Payment](ctx, c, apispec.EndpointPayments, "", o)
 }

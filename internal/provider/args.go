@@ -200,17 +200,4 @@ func (a arguments) stringsValue(name string) (stringsValue, error) {
 	return stringsValue{values: elems, set: true}, nil
 }
 
-// pageSizeArg declares page_size for an endpoint whose page size parameter
-// is param (count or limit) with the given maximum, its default.
-func pageSizeArg[S any](maxSize int, param string, field func(*S) **int64) attr {
-	return intArg(intSpec{name: "page_size", min: 1, max: int64(maxSize), def: ptr(int64(maxSize)),
-		desc: fmt.Sprintf("Records per request (the API's `%s`); the default, the largest, takes the fewest requests.", param)}, field)
-}
-
-// rawJSONArg declares include_raw_json.
-func rawJSONArg[S any](field func(*S) **bool) attr {
-	return boolArg("include_raw_json",
-		"Set each record's `raw_json` to the record as the API sent it, including fields this provider does not know.", false, field)
-}
-
 func ptr[T any](v T) *T { return &v }

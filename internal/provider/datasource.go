@@ -24,6 +24,9 @@ type dataSourceDef struct {
 	description string
 	attrs       []attr // top level, sorted: arguments and results
 	stateType   tftypes.Object
+	// fields are the record attributes `fields` chooses from; nil when the
+	// data source has no `fields`.
+	fields *recordFields
 	// readLess says how to make a result smaller, for the error of a
 	// result over Terraform's message ceiling (result_size.go).
 	readLess string
@@ -37,30 +40,41 @@ type dataSourceDef struct {
 	read func(ctx context.Context, c *client.Client, state any) error
 }
 
-// dataSource declares a data source whose state is S.
+// dataSource declares a data source whose state is S. Its name is its
+// endpoint's, in apispec.Endpoints, whose paging gives page_size.
 type dataSource[S any] struct {
 	name, description string
-	readLess          string                                          // how to make a result smaller
-	attrs             []attr                                          // arguments and results
-	check             func(*S) error                                  // optional
-	read              func(context.Context, *client.Client, *S) error // the API call
+	readLess          string // how to make a result smaller
+	attrs             []attr // its own arguments and results
+	// rawJSON gives it include_raw_json; fields, the `fields` argument
+	// choosing from these record attributes.
+	rawJSON bool
+	fields  *recordFields
+	check   func(*S) error // optional
+	// read is the API call, with the client's options for the common
+	// arguments (page_size, include_raw_json, fields).
+	read func(context.Context, *client.Client, *S, client.ListOptions) error
 }
 
 // registeredDefs are the data sources the provider serves, by name.
 var registeredDefs = map[string]*dataSourceDef{}
 
 // registerDataSource makes the definition of a declared data source and
-// has the provider serve it. Every one also gets the timeouts block: S must
-// embed withTimeouts.
+// has the provider serve it. Every one also gets the timeouts block and
+// the common arguments: S must embed common.
 func registerDataSource[S any, PS interface {
 	*S
-	timeoutsHolder
+	stateHolder
 }](ds dataSource[S]) *dataSourceDef {
-	s := sorted(append(ds.attrs, timeoutsAttr()))
-	d := &dataSourceDef{name: ds.name, description: ds.description, attrs: s, stateType: objectType(s), readLess: ds.readLess,
+	s := sorted(append(append(ds.attrs, timeoutsAttr()), commonAttrs[S, PS](ds.name, ds.rawJSON, ds.fields)...))
+	d := &dataSourceDef{name: ds.name, description: ds.description, attrs: s, stateType: objectType(s), readLess: ds.readLess, fields: ds.fields,
 		newState: func() timeoutsHolder { return PS(new(S)) },
 		read: func(ctx context.Context, c *client.Client, state any) error {
-			return ds.read(ctx, c, parentAs[S](state))
+			s := parentAs[S](state)
+			base := PS(s).base()
+			err := ds.read(ctx, c, s, base.listOptions(ds.fields))
+			base.warnings = append(base.warnings, alternatePathWarning(c, ds.name)...)
+			return err
 		}}
 	if ds.check != nil {
 		d.check = func(state any) error { return ds.check(parentAs[S](state)) }

@@ -3,15 +3,12 @@ package provider
 import (
 	"context"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 type groupsState struct {
-	withTimeouts
-	withWarnings
-	PageSize *int64
-	groups   []client.Group
+	common
+	groups []client.Group
 }
 
 var groupsDef = registerDataSource(dataSource[groupsState]{
@@ -21,7 +18,6 @@ var groupsDef = registerDataSource(dataSource[groupsState]{
 	read:     readGroups,
 	readLess: "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
 	attrs: []attr{
-		pageSizeArg(client.MaxCount, "count", func(s *groupsState) **int64 { return &s.PageSize }),
 		objectList("groups", "The groups, in API order, each once.",
 			func(s *groupsState) ([]client.Group, bool) { return s.groups, true },
 			str("id", "Group identifier (the API's `_id`, or `id`).", func(g *client.Group) *string { return g.GroupID() }),
@@ -32,8 +28,7 @@ var groupsDef = registerDataSource(dataSource[groupsState]{
 	},
 })
 
-func readGroups(ctx context.Context, c *client.Client, s *groupsState) (err error) {
-	s.groups, err = c.Groups(ctx, client.ListOptions{PageSize: int(*s.PageSize)})
-	s.warnings = alternatePathWarning(c, apispec.EndpointGroups)
+func readGroups(ctx context.Context, c *client.Client, s *groupsState, o client.ListOptions) (err error) {
+	s.groups, err = c.Groups(ctx, o)
 	return err
 }

@@ -14,20 +14,14 @@ import (
 
 // membershipsState is the joinit_memberships state as Go values.
 type membershipsState struct {
-	withTimeouts
+	common
 	Status         *int64
-	PageSize       *int64
-	IncludeRawJSON *bool
 	IncludeRecords *bool
-	fields         chosenFields
 	types, names   stringsValue
 	records        []client.Membership
 	ids            []*string
 	emails         []*string
-	warnings       []readWarning // of the type filters
 }
-
-func (s *membershipsState) readWarnings() []readWarning { return s.warnings }
 
 var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	name: "memberships",
@@ -39,13 +33,13 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	check: checkMembershipArguments,
 	readLess: "set fields to the attributes you use (for example fields = [\"email\", \"status\"]), set include_records = false (ids and emails only), " +
 		"filter with status, membership_types or membership_names, or leave include_raw_json unset.",
+	rawJSON: true,
+	fields:  &membershipFields,
 	attrs: []attr{
 		intArg(intSpec{name: "status", validators: []validator.Int64{knownStatusCode{}},
 			desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
 				". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
 			func(s *membershipsState) **int64 { return &s.Status }),
-		pageSizeArg(client.MaxCount, "count", func(s *membershipsState) **int64 { return &s.PageSize }),
-		rawJSONArg(func(s *membershipsState) **bool { return &s.IncludeRawJSON }),
 		boolArg("include_records", "When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. "+
 			"Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large.",
 			true, func(s *membershipsState) **bool { return &s.IncludeRecords }),
@@ -54,7 +48,6 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 				return s.records, *s.IncludeRecords && s.fields.chosen == nil
 			},
 			membershipAttrs()...),
-		fieldsArg(membershipFields, func(s *membershipsState) *chosenFields { return &s.fields }),
 		recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.fields.chosen, s.records }),
 		membershipTypesArg(),
 		membershipNamesArg(),
@@ -90,7 +83,7 @@ func membershipAttrs() []attr {
 		str("membership_type", "Identifier of the membership type.", func(m *membership) *string { return m.MembershipType }),
 		str("membership_name", "Name of the membership type.", func(m *membership) *string { return m.MembershipName }),
 		num("status", "Status code: "+knownStatusCodes()+"; other codes may appear.", func(m *membership) *int64 { return m.Status }),
-		str("status_name", "Name of `status`: prospective, pending, active, expired, cancelled, or unknown for any other code.", func(m *membership) *string { return statusName(m.Status) }),
+		str("status_name", "Name of `status`: "+knownStatusNames()+", or unknown for any other code.", func(m *membership) *string { return statusName(m.Status) }),
 		str("joined", "When the membership started (ISO 8601 UTC, as the API sends it).", func(m *membership) *string { return m.Joined }),
 		str("expiration_date", "When the membership expires; null for lifetime or auto-renewing memberships.", func(m *membership) *string { return m.ExpirationDate }),
 		str("rebilling_date", "When an auto-renewing membership re-bills; may be null.", func(m *membership) *string { return m.RebillingDate }),
@@ -150,6 +143,15 @@ func knownStatusCodes() string {
 	return strings.Join(parts, ", ")
 }
 
+// knownStatusNames lists the names of the documented codes, in their order.
+func knownStatusNames() string {
+	var names []string
+	for _, code := range slices.Sorted(maps.Keys(statusNames)) {
+		names = append(names, *statusNames[code])
+	}
+	return strings.Join(names, ", ")
+}
+
 // statusName names a status code; codes the documentation does not list
 // are "unknown", never an error.
 func statusName(code *int64) *string {
@@ -162,19 +164,16 @@ func statusName(code *int64) *string {
 	return unknownStatus
 }
 
-func readMemberships(ctx context.Context, c *client.Client, s *membershipsState) (err error) {
+func readMemberships(ctx context.Context, c *client.Client, s *membershipsState, o client.ListOptions) (err error) {
 	types, names := typeFilters(s, func(v string) string { return c.ServerText(v, serverTextLimit) })
 	if !*s.IncludeRecords {
-		return s.readLean(ctx, c, types, names)
+		return s.readLean(ctx, c, o.PageSize, types, names)
 	}
-	keepRaw := *s.IncludeRawJSON
-	if s.fields.chosen != nil {
-		keepRaw = *s.IncludeRawJSON && has(s.fields.chosen, "raw_json")
+	if o.Fields != nil {
+		// ids and e-mails are set from every read, and the filters read theirs.
+		o.Fields = append(append([]string{"_id", "email"}, s.filterMembers()...), o.Fields...)
 	}
-	s.records, err = c.Memberships(ctx, client.MembershipQuery{
-		Status:      s.Status,
-		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: keepRaw, Fields: s.membersToDecode()},
-	})
+	s.records, err = c.Memberships(ctx, client.MembershipQuery{Status: s.Status, ListOptions: o})
 	if err != nil {
 		return err
 	}
@@ -186,10 +185,10 @@ func readMemberships(ctx context.Context, c *client.Client, s *membershipsState)
 
 // readLean reads summaries of the memberships: ids, e-mails and, to filter
 // by, their types; nothing else of a record is decoded.
-func (s *membershipsState) readLean(ctx context.Context, c *client.Client, types, names stringFilter) error {
+func (s *membershipsState) readLean(ctx context.Context, c *client.Client, pageSize int, types, names stringFilter) error {
 	recs, err := c.MembershipSummaries(ctx, client.MembershipQuery{
 		Status:      s.Status,
-		ListOptions: client.ListOptions{PageSize: int(*s.PageSize), Fields: s.filterMembers()},
+		ListOptions: client.ListOptions{PageSize: pageSize, Fields: s.filterMembers()},
 	})
 	if err != nil {
 		return err
@@ -198,17 +197,6 @@ func (s *membershipsState) readLean(ctx context.Context, c *client.Client, types
 	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status)...)
 	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
 	return nil
-}
-
-// membersToDecode are the JSON members a read with fields needs of each
-// record: ids and e-mails always, the filters' fields, and the chosen
-// attributes'; nil (every member) for full records.
-func (s *membershipsState) membersToDecode() []string {
-	if s.fields.chosen == nil {
-		return nil
-	}
-	members := append([]string{"_id", "email"}, s.filterMembers()...)
-	return append(members, membershipFields.jsonMembers(s.fields.chosen)...)
 }
 
 // filterMembers are the JSON members the type filters read.

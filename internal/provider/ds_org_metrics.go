@@ -7,11 +7,9 @@ import (
 )
 
 type orgMetricsState struct {
-	withTimeouts
-	PageSize       *int64
-	IncludeRawJSON *bool
-	TotalPages     *int64
-	results        []client.OrgMetric
+	common
+	TotalPages *int64
+	results    []client.OrgMetric
 }
 
 var orgMetricsDef = registerDataSource(dataSource[orgMetricsState]{
@@ -19,9 +17,8 @@ var orgMetricsDef = registerDataSource(dataSource[orgMetricsState]{
 	description: "Reads the organization's metrics records from the paginated metrics endpoint (page and limit, with totalPages metadata), in API order.",
 	read:        readOrgMetrics,
 	readLess:    "leave include_raw_json unset.",
+	rawJSON:     true,
 	attrs: []attr{
-		pageSizeArg(client.MaxLimit, "limit", func(s *orgMetricsState) **int64 { return &s.PageSize }),
-		rawJSONArg(func(s *orgMetricsState) **bool { return &s.IncludeRawJSON }),
 		num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
 		objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
 			func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
@@ -33,8 +30,8 @@ var orgMetricsDef = registerDataSource(dataSource[orgMetricsState]{
 	},
 })
 
-func readOrgMetrics(ctx context.Context, c *client.Client, s *orgMetricsState) error {
-	m, err := c.OrgMetrics(ctx, client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON})
+func readOrgMetrics(ctx context.Context, c *client.Client, s *orgMetricsState, o client.ListOptions) error {
+	m, err := c.OrgMetrics(ctx, o)
 	if err != nil {
 		return err
 	}

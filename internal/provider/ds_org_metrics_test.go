@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"fmt"
-	"net/url"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -50,7 +48,6 @@ func TestAccOrgMetrics_empty(t *testing.T) {
 
 var _ = registerDataSourceTest(dsTest{
 	def: orgMetricsDef, edge: edgeOrgMetrics,
-	page: pageOfResults,
 	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
 		return []attrCase{
 			{"raw", `page_size = 3
@@ -65,14 +62,6 @@ var _ = registerDataSourceTest(dsTest{
 		}
 	},
 })
-
-// pageOfResults is the org metrics' paging: page and limit, the records
-// in results, with totalPages.
-func pageOfResults(q url.Values, recs []string) string {
-	page, limit := atLeastOne(q.Get("page"), 1), atLeastOne(q.Get("limit"), 25)
-	total := (len(recs) + limit - 1) / limit
-	return fmt.Sprintf(`{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, pageOf(recs, page, limit), page, limit, total)
-}
 
 var edgeOrgMetrics = []string{
 	`{"organization_id":"o","metric_period_key":202401,"active_memberships":9223372036854775807}`,

@@ -3,17 +3,12 @@ package provider
 import (
 	"context"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 type paymentsState struct {
-	withTimeouts
-	withWarnings
-	PageSize       *int64
-	IncludeRawJSON *bool
-	fields         chosenFields
-	payments       []client.Payment
+	common
+	payments []client.Payment
 }
 
 // paymentFields are the attributes `fields` chooses from.
@@ -24,13 +19,12 @@ var paymentsDef = registerDataSource(dataSource[paymentsState]{
 	description: "Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
 	read:        readPayments,
 	readLess:    "set fields to the attributes you use, or leave include_raw_json unset.",
+	rawJSON:     true,
+	fields:      &paymentFields,
 	attrs: []attr{
-		pageSizeArg(client.MaxCount, "count", func(s *paymentsState) **int64 { return &s.PageSize }),
-		rawJSONArg(func(s *paymentsState) **bool { return &s.IncludeRawJSON }),
 		objectList("payments", "The payments, in API order, each once. Null when `fields` is set.",
 			func(s *paymentsState) ([]client.Payment, bool) { return s.payments, s.fields.chosen == nil },
 			paymentAttrs()...),
-		fieldsArg(paymentFields, func(s *paymentsState) *chosenFields { return &s.fields }),
 		recordsAttr("payment", func(s *paymentsState) ([]attr, []client.Payment) { return s.fields.chosen, s.payments }),
 	},
 })
@@ -59,13 +53,7 @@ func paymentAttrs() []attr {
 	}
 }
 
-func readPayments(ctx context.Context, c *client.Client, s *paymentsState) (err error) {
-	opts := client.ListOptions{PageSize: int(*s.PageSize), KeepRaw: *s.IncludeRawJSON}
-	if s.fields.chosen != nil {
-		opts.KeepRaw = *s.IncludeRawJSON && has(s.fields.chosen, "raw_json")
-		opts.Fields = paymentFields.jsonMembers(s.fields.chosen)
-	}
-	s.payments, err = c.Payments(ctx, opts)
-	s.warnings = alternatePathWarning(c, apispec.EndpointPayments)
+func readPayments(ctx context.Context, c *client.Client, s *paymentsState, o client.ListOptions) (err error) {
+	s.payments, err = c.Payments(ctx, o)
 	return err
 }

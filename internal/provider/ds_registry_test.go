@@ -3,7 +3,6 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -25,9 +24,6 @@ type dsTest struct {
 	// edge are hand-written records at the edges the sandbox's generated
 	// records do not reach.
 	edge []string
-	// page is one page of records as the endpoint answers it; nil for the
-	// specification's list paging (page and count, a JSON array).
-	page func(q url.Values, recs []string) string
 	// nullUnlessSet are the attributes TestAccEveryAttribute expects null
 	// when a case does not set them ("timeouts" always is).
 	nullUnlessSet []string

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -40,8 +40,8 @@ func trickyMemberships(t *testing.T) []client.Membership {
 func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
 	recs := trickyMemberships(t)
 	s := &membershipsState{
-		Status: ptr(int64(100)), PageSize: ptr(int64(1000)),
-		IncludeRawJSON: ptr(true), IncludeRecords: ptr(includeRecords), records: recs,
+		common: common{PageSize: ptr(int64(1000)), IncludeRawJSON: ptr(true)},
+		Status: ptr(int64(100)), IncludeRecords: ptr(includeRecords), records: recs,
 	}
 	s.ids, s.emails = idsAndEmails(recs)
 	return s
@@ -69,58 +69,101 @@ func ptrs(values ...string) []*string {
 	return out
 }
 
+// The fast path's encoding equals the framework's, byte for byte, for
+// every registered data source: each read from its edge records and from
+// an empty list, with every variant of its arguments (argumentVariants).
 func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 	t.Parallel()
-	str := func(s string) *string { return &s }
-	ids := []*string{str("m1"), nil, str("ü")}
-	payments := []client.Payment{{ID: str("p1"), MembershipIDs: &ids, Total: ptr(int64(math.MaxInt64)), Subtotal: ptr(int64(-1))}, {}}
-	chosenPayments, err := paymentFields.choose(ptrs("total", "membership_ids", "id"), true)
+	lists := map[string]string{"edge records": fixtureAPI(t, edgeRecords()), "no records": fixtureAPI(t, nil)}
+	for _, d := range registeredTests() {
+		for listName, url := range lists {
+			c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for variant, args := range argumentVariants(d.def) {
+				t.Run(d.def.name+"/"+listName+"/"+variant, func(t *testing.T) {
+					t.Parallel()
+					state, err := d.def.readState(context.Background(), c, configOf(d.def, args))
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkEncoding(t, d.def, state)
+				})
+			}
+		}
+	}
+}
+
+// checkEncoding holds the fast path's encoding of a state to the
+// framework's encoding of its reference value, and decodes it back.
+func checkEncoding(t *testing.T, def *dataSourceDef, state any) {
+	t.Helper()
+	got, err := encodeState(def.attrs, state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := map[string]struct {
-		def   *dataSourceDef
-		state any
-	}{
-		"memberships full":      {membershipsDef, membershipsFixture(t, true)},
-		"memberships lean":      {membershipsDef, membershipsFixture(t, false)},
-		"memberships empty":     {membershipsDef, &membershipsState{PageSize: ptr(int64(1)), IncludeRawJSON: ptr(false), IncludeRecords: ptr(true), records: []client.Membership{}, ids: []*string{}, emails: []*string{}}},
-		"memberships fields":    {membershipsDef, withFields(t, membershipsFixture(t, true), "email", "profile", "custom_answers", "status", "status_name", "raw_json", "id")},
-		"memberships one field": {membershipsDef, withFields(t, membershipsFixture(t, true), "membership_name")},
-		"memberships fields, none left": {membershipsDef, withFields(t, &membershipsState{PageSize: ptr(int64(1)), IncludeRawJSON: ptr(false), IncludeRecords: ptr(true),
-			records: []client.Membership{}, ids: []*string{}, emails: []*string{}}, "email")},
-		"payments": {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments}},
-		"payments fields": {paymentsDef, &paymentsState{PageSize: ptr(int64(7)), IncludeRawJSON: ptr(false), payments: payments,
-			fields: chosenFields{stringsValue: stringsValue{values: ptrs("total", "membership_ids", "id"), set: true}, chosen: chosenPayments}}},
-		"groups":                {groupsDef, &groupsState{PageSize: ptr(int64(1000)), groups: []client.Group{{AltID: str("g"), Name: str("Ünïcode"), RawJSON: `{"id":"g"}`}, {}}}},
-		"org metrics":           {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(true), TotalPages: ptr(int64(3)), results: []client.OrgMetric{{MetricPeriodKey: ptr(int64(202401)), ActiveMemberships: ptr(int64(0)), RawJSON: `{"a":1}`}, {}}}},
-		"org metrics no result": {orgMetricsDef, &orgMetricsState{PageSize: ptr(int64(100)), IncludeRawJSON: ptr(false), TotalPages: ptr(int64(0)), results: []client.OrgMetric{}}},
+	ref := referenceValue(def.attrs, state)
+	want, err := tfprotov6.NewDynamicValue(def.stateType, ref)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			got, err := encodeState(tc.def.attrs, tc.state)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ref := referenceValue(tc.def.attrs, tc.state)
-			want, err := tfprotov6.NewDynamicValue(tc.def.stateType, ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want.MsgPack) {
-				t.Fatalf("direct encoding differs from the framework's:\n got %x\nwant %x", got, want.MsgPack)
-			}
-			// And Terraform's side decodes it back to the same value.
-			back, err := (&tfprotov6.DynamicValue{MsgPack: got}).Unmarshal(tc.def.stateType)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !back.Equal(ref) {
-				t.Fatalf("decoded value differs:\n got %s\nwant %s", back, ref)
-			}
-		})
+	if !bytes.Equal(got, want.MsgPack) {
+		t.Fatalf("direct encoding differs from the framework's:\n got %x\nwant %x", got, want.MsgPack)
 	}
+	// And Terraform's side decodes it back to the same value.
+	back, err := (&tfprotov6.DynamicValue{MsgPack: got}).Unmarshal(def.stateType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Equal(ref) {
+		t.Fatalf("decoded value differs:\n got %s\nwant %s", back, ref)
+	}
+}
+
+// argumentVariants are configurations of a data source, by name, that
+// between them give each argument more than its default, from what the
+// data source declares: every bool argument both ways, page_size at 1, and
+// fields naming each record attribute alone and all of them with
+// include_raw_json.
+func argumentVariants(def *dataSourceDef) map[string]map[string]tftypes.Value {
+	out := map[string]map[string]tftypes.Value{"defaults": {}, "page_size 1": {"page_size": tftypes.NewValue(tftypes.Number, 1)}}
+	for _, a := range def.attrs {
+		if a.parse != nil && def.stateType.AttributeTypes[a.name].Is(tftypes.Bool) {
+			for _, b := range []bool{true, false} {
+				out[fmt.Sprintf("%s %t", a.name, b)] = map[string]tftypes.Value{a.name: tftypes.NewValue(tftypes.Bool, b)}
+			}
+		}
+	}
+	if def.fields != nil {
+		var all []string
+		for _, a := range def.fields.attrs {
+			out["fields "+a.name] = map[string]tftypes.Value{"fields": stringList(a.name)}
+			all = append(all, a.name)
+		}
+		out["fields, all"] = map[string]tftypes.Value{"fields": stringList(all...), "include_raw_json": tftypes.NewValue(tftypes.Bool, true)}
+	}
+	return out
+}
+
+// configOf is a configuration of def setting args, every other attribute null.
+func configOf(def *dataSourceDef, args map[string]tftypes.Value) tftypes.Value {
+	vals := map[string]tftypes.Value{}
+	for name, typ := range def.stateType.AttributeTypes {
+		vals[name] = tftypes.NewValue(typ, nil)
+		if v, ok := args[name]; ok {
+			vals[name] = v
+		}
+	}
+	return tftypes.NewValue(def.stateType, vals)
+}
+
+func stringList(values ...string) tftypes.Value {
+	elems := make([]tftypes.Value, len(values))
+	for i, v := range values {
+		elems[i] = tftypes.NewValue(tftypes.String, v)
+	}
+	return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
 }
 
 func TestLeanReadLeavesMembershipsNull(t *testing.T) {

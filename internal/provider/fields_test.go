@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -21,65 +23,91 @@ import (
 
 // Each attribute chosen alone reads the JSON members it needs: its value
 // in a record read with only that field equals its value in the full
-// record. A wrong JSON name for an attribute (id is _id, status_name reads
-// status) fails here.
+// record, for every registered data source with `fields`. A wrong JSON name
+// for an attribute (id is _id, status_name reads status) fails here.
 func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
 	t.Parallel()
-	sb := sandbox.New(sandbox.Options{Seed: 17, Memberships: 30, Payments: 20})
-	url := fixtureAPI(t, map[string][]string{
-		apispec.EndpointMemberships: append(edgeMemberships, recordTexts(sb.MembershipsJSON(nil))...),
-		apispec.EndpointPayments:    append(edgePayments, recordTexts(sb.PaymentsJSON())...),
-	})
-	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	fullM, err := c.Memberships(ctx, client.MembershipQuery{ListOptions: client.ListOptions{KeepRaw: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fullP, err := c.Payments(ctx, client.ListOptions{KeepRaw: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range membershipFields.attrs {
-		one := []attr{a}
-		got, err := c.Memberships(ctx, client.MembershipQuery{ListOptions: client.ListOptions{KeepRaw: a.name == "raw_json", Fields: membershipFields.jsonMembers(one)}})
-		if err != nil {
-			t.Fatalf("fields = [%q]: %v", a.name, err)
+	for _, d := range registeredTests() {
+		if d.def.fields == nil {
+			continue
 		}
-		sameAttr(t, a, fullM, got)
-	}
-	for _, a := range paymentFields.attrs {
-		one := []attr{a}
-		got, err := c.Payments(ctx, client.ListOptions{KeepRaw: a.name == "raw_json", Fields: paymentFields.jsonMembers(one)})
-		if err != nil {
-			t.Fatalf("fields = [%q]: %v", a.name, err)
-		}
-		sameAttr(t, a, fullP, got)
+		t.Run(d.def.name, func(t *testing.T) {
+			t.Parallel()
+			sb := sandbox.New(sandbox.Options{Seed: 17, Records: sandboxRecords(30)})
+			url := fixtureAPI(t, map[string][]string{d.def.name: append(slices.Clone(d.edge), recordTexts(sb.RecordsJSON(d.def.name))...)})
+			c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := map[string]tftypes.Value{"include_raw_json": tftypes.NewValue(tftypes.Bool, true)}
+			full := readRecords(t, c, d.def, fullRecordsAttr(t, d.def), raw)
+			for _, a := range d.def.fields.attrs {
+				raw["fields"] = stringList(a.name)
+				got := readRecords(t, c, d.def, "records", raw)
+				sameAttr(t, a.name, full, got)
+			}
+		})
 	}
 }
 
-// sameAttr compares attribute a of each record, and says when no record
+// fullRecordsAttr is the name of the attribute holding the full records:
+// the list of objects of every attribute `fields` chooses from.
+func fullRecordsAttr(t *testing.T, def *dataSourceDef) string {
+	t.Helper()
+	want := tftypes.List{ElementType: objectType(def.fields.attrs)}
+	for name, typ := range def.stateType.AttributeTypes {
+		if typ.Equal(want) {
+			return name
+		}
+	}
+	t.Fatalf("joinit_%s: no attribute is a list of its %ss", def.name, def.fields.what)
+	return ""
+}
+
+// readRecords reads def with args and returns the elements of its list
+// attribute name, each as its attributes.
+func readRecords(t *testing.T, c *client.Client, def *dataSourceDef, name string, args map[string]tftypes.Value) []map[string]tftypes.Value {
+	t.Helper()
+	state, err := def.readState(context.Background(), c, configOf(def, args))
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	var attrs map[string]tftypes.Value
+	var elems []tftypes.Value
+	if err := referenceValue(def.attrs, state).As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	if err := attrs[name].As(&elems); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]map[string]tftypes.Value, len(elems))
+	for i, e := range elems {
+		if err := e.As(&out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// sameAttr compares attribute name of each record, and says when no record
 // had a value for it (the comparison would prove nothing).
-func sameAttr[R any](t *testing.T, a attr, full, got []R) {
+func sameAttr(t *testing.T, name string, full, got []map[string]tftypes.Value) {
 	t.Helper()
 	if len(got) != len(full) {
-		t.Fatalf("%s: %d records, full read %d", a.name, len(got), len(full))
+		t.Fatalf("%s: %d records, full read %d", name, len(got), len(full))
 	}
 	valued := 0
 	for i := range full {
-		want, have := referenceAttr(&a, &full[i]), referenceAttr(&a, &got[i])
+		want, have := full[i][name], got[i][name]
 		if !have.Equal(want) {
-			t.Fatalf("%s of record %d: %s, full record %s", a.name, i, have, want)
+			t.Fatalf("%s of record %d: %s, full record %s", name, i, have, want)
 		}
 		if !want.IsNull() {
 			valued++
 		}
 	}
 	if valued == 0 {
-		t.Errorf("%s: no record has a value", a.name)
+		t.Errorf("%s: no record has a value", name)
 	}
 }
 

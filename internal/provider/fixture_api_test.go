@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // fixtureAPI serves records, by endpoint name, at the default endpoint
-// paths of the registered data sources, paged as each endpoint pages
-// (dsTest.page); an endpoint given no records serves none.
+// paths of the registered data sources, paged as apispec says each endpoint
+// pages; an endpoint given no records serves none.
 func fixtureAPI(t *testing.T, records map[string][]string) string {
 	t.Helper()
 	paths := client.DefaultPaths()
@@ -30,20 +31,21 @@ func fixtureAPI(t *testing.T, records map[string][]string) string {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		page := d.page
-		if page == nil {
-			page = pageOfList
-		}
-		fmt.Fprint(w, page(r.URL.Query(), records[d.def.name]))
+		fmt.Fprint(w, pageOfEndpoint(apispec.Lookup(d.def.name).Paging, r.URL.Query(), records[d.def.name]))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
 
-// pageOfList is the specification's list paging: page and count, a JSON
-// array.
-func pageOfList(q url.Values, recs []string) string {
-	return "[" + pageOf(recs, atLeastOne(q.Get("page"), 1), atLeastOne(q.Get("count"), 50)) + "]"
+// pageOfEndpoint is one page of recs as an endpoint of that paging answers
+// it: a JSON array, or results with totalPages.
+func pageOfEndpoint(p apispec.Paging, q url.Values, recs []string) string {
+	page, size := atLeastOne(q.Get("page"), 1), min(atLeastOne(q.Get(p.SizeParam), p.DefaultSize), p.MaxSize)
+	if !p.Metadata {
+		return "[" + pageOf(recs, page, size) + "]"
+	}
+	total := (len(recs) + size - 1) / size
+	return fmt.Sprintf(`{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, pageOf(recs, page, size), page, size, total)
 }
 
 // edgeRecords are every data source's edge records, by endpoint name.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 

@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )

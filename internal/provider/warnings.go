@@ -86,11 +86,6 @@ func addFrameworkWarnings(diags *diag.Diagnostics, warns []readWarning, strict b
 	}
 }
 
-// withWarnings is embedded in a state that can carry warnings of its read.
-type withWarnings struct{ warnings []readWarning }
-
-func (w *withWarnings) readWarnings() []readWarning { return w.warnings }
-
 // alternatePathWarning says that an endpoint was read at the other path
 // the specification allows, after its default path answered 404, and what
 // to pin so that the next run does not ask twice.

@@ -144,10 +144,7 @@ func serveTransient(ctx context.Context, w http.ResponseWriter, k chaosKind) (st
 func lie(ep int, k chaosKind, body []byte, recs [][]byte, pq pageQuery, total int) []byte {
 	switch k {
 	case lieEmpty:
-		if ep == epOrgMetrics {
-			return pageBody(ep, nil, pq, 0) // totalPages 0, as a replica with no data says
-		}
-		return []byte("[]")
+		return pageBody(ep, nil, pq, 0) // metadata: totalPages 0, as a replica with no data says
 	case lieShort:
 		return pageBody(ep, recs[:len(recs)/2], pq, total)
 	case lieErrorObject:

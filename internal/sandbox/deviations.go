@@ -27,10 +27,7 @@ import (
 func (f *Faults) servedSize(ep, asked int) int {
 	size := asked
 	if slices.Contains(f.IgnoreCount, endpointNames[ep]) {
-		size = DefaultCount
-		if ep == epOrgMetrics {
-			size = DefaultLimit
-		}
+		size = pagingOf(ep).DefaultSize
 	}
 	if f.PageSizeCap > 0 {
 		size = min(size, f.PageSizeCap)

@@ -39,6 +39,18 @@ type recordMaker struct {
 	// sequence number seq, all drawn from r. It runs under d.mu. nil when
 	// the endpoint takes no inserts.
 	insert func(d *dataset, r *rand.Rand, seq uint32, n int) [][]byte
+	// demo is how many records the joinit-sandbox command serves unless
+	// told otherwise, and about says more of them for its -h ("" for
+	// nothing more).
+	demo  int
+	about string
+}
+
+// DemoRecords is how many records of the endpoint of that name the
+// joinit-sandbox command serves by default, and a note on them for its -h.
+func DemoRecords(endpoint string) (n int, about string) {
+	m := recordMakers[endpoint]
+	return m.demo, m.about
 }
 
 var recordMakers = map[string]recordMaker{}

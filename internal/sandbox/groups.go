@@ -5,6 +5,7 @@ import (
 )
 
 var _ = registerRecords(EndpointGroups, recordMaker{
+	demo: 12,
 	generate: func(d *dataset, n int) [][]byte {
 		return buildChunked(d.gen, kindGroup, n, func(r *rand.Rand, i int) any {
 			gr := d.gen.group(r, uint32(i))

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-var _ = registerRecords(EndpointMemberships, recordMaker{generate: generateMemberships, insert: insertMemberships})
+var _ = registerRecords(EndpointMemberships, recordMaker{generate: generateMemberships, insert: insertMemberships, demo: 250})
 
 type membershipRec struct {
 	ID             string      `json:"_id"`

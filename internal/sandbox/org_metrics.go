@@ -2,6 +2,8 @@ package sandbox
 
 // Org metrics are monthly periods: nothing is inserted while a client pages.
 var _ = registerRecords(EndpointOrgMetrics, recordMaker{
+	demo:  24,
+	about: "one per month from January 2024",
 	generate: func(d *dataset, n int) [][]byte {
 		e := newEncoder()
 		for _, m := range d.gen.orgMetrics(n) {

@@ -9,13 +9,8 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
-// Page sizes from the spec's pagination table (see apispec).
-const (
-	DefaultCount = apispec.DefaultCount
-	MaxCount     = apispec.MaxCount
-	DefaultLimit = apispec.DefaultLimit
-	MaxLimit     = apispec.MaxLimit
-)
+// pagingOf is how the endpoint of index ep pages (apispec's table).
+func pagingOf(ep int) apispec.Paging { return apispec.Endpoints[ep].Paging }
 
 // pageQuery is a request's paging parameters after the spec's defaults.
 type pageQuery struct {
@@ -59,11 +54,8 @@ var errBadStatus = errors.New("status must be an integer")
 // ignored: the specification says count and limit are not interchangeable.
 func parseQuery(ep int, q url.Values) (pageQuery, error) {
 	pq := pageQuery{page: parsePage(q.Get("page"))}
-	if ep == epOrgMetrics {
-		pq.size = parseSize(q.Get("limit"), DefaultLimit, MaxLimit)
-		return pq, nil
-	}
-	pq.size = parseSize(q.Get("count"), DefaultCount, MaxCount)
+	paging := pagingOf(ep)
+	pq.size = parseSize(q.Get(paging.SizeParam), paging.DefaultSize, paging.MaxSize)
 	if ep == epMemberships {
 		if v := q.Get("status"); v != "" {
 			st, err := strconv.Atoi(v)
@@ -117,7 +109,7 @@ func appendArray(dst []byte, recs [][]byte) []byte {
 // count endpoints, the metadata object for org_metrics. Its size is that of
 // the page, never of the data set.
 func pageBody(ep int, recs [][]byte, pq pageQuery, total int) []byte {
-	if ep != epOrgMetrics {
+	if !pagingOf(ep).Metadata {
 		return appendArray(make([]byte, 0, arrayLen(recs)), recs)
 	}
 	b := make([]byte, 0, arrayLen(recs)+64)

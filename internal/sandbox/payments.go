@@ -5,6 +5,7 @@ import (
 )
 
 var _ = registerRecords(EndpointPayments, recordMaker{
+	demo: 120,
 	generate: func(d *dataset, n int) [][]byte {
 		return buildChunked(d.gen, kindPayment, n, func(r *rand.Rand, i int) any {
 			p := d.gen.payment(r, uint32(i), d.memberIDs)

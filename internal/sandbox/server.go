@@ -110,7 +110,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	}
 	all := s.data.records(ep, pq.status)
 	recs := pageSlice(all, pq.page, pq.size)
-	if len(recs) == 0 && pq.page > 1 && f.PastEndStatus != 0 && ep != epOrgMetrics {
+	if len(recs) == 0 && pq.page > 1 && f.PastEndStatus != 0 && !pagingOf(ep).Metadata {
 		return writeError(w, f.PastEndStatus, "out_of_range", "no such page")
 	}
 	body := pageBody(ep, f.deviateRecords(ep, requested, recs), pq, len(all))
