@@ -1,7 +1,8 @@
 // Package client reads the Join It API: authentication, paging, retries and
-// decoding. It imports nothing of Terraform; its error messages name the
-// provider settings (base_url, max_retries, …) a user would change, since
-// the provider is its one user and passes them on as they are.
+// decoding. It imports nothing of Terraform and speaks of the API and of
+// its own Config only: an error whose fix is a setting names it as a value
+// (a Setting, settings.go), and the provider words it with its attribute
+// and environment variable names (Word).
 package client
 
 import (
@@ -144,8 +145,11 @@ func sameOriginRedirects(req *http.Request, via []*http.Request) error {
 
 type redirectError struct{ to string }
 
-func (e *redirectError) Error() string {
-	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set base_url to the final address", e.to)
+func (e *redirectError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *redirectError) wordWith(name Namer) string {
+	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set %s to the final address",
+		e.to, name(SettingBaseURL))
 }
 
 var errTooManyRedirects = errors.New("the API redirected more than 10 times")

@@ -149,7 +149,7 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 	if !errors.As(err, &re) {
 		t.Fatalf("error does not wrap the redirect refusal: %v", err)
 	}
-	for _, want := range []string{"redirected to another host", "token", "base_url"} {
+	for _, want := range []string{"redirected to another host", "token", "Config.BaseURL"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}

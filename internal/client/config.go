@@ -231,7 +231,17 @@ func ValidatePath(name, p string) error {
 		return fmt.Errorf("the %s endpoint path %q must not contain a query or fragment", name, p)
 	}
 	if strings.Contains(p, "://") {
-		return fmt.Errorf("the %s endpoint path %q must be a path, not a URL: set base_url for the host", name, p)
+		return &urlAsPathError{endpoint: name, path: p}
 	}
 	return nil
+}
+
+// urlAsPathError is an endpoint path that is a URL: the host belongs in the
+// base URL.
+type urlAsPathError struct{ endpoint, path string }
+
+func (e *urlAsPathError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *urlAsPathError) wordWith(name Namer) string {
+	return fmt.Sprintf("the %s endpoint path %q must be a path, not a URL: set %s for the host", e.endpoint, e.path, name(SettingBaseURL))
 }

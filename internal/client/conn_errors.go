@@ -21,11 +21,14 @@ type ConnectionError struct {
 	Err   error
 }
 
-func (e *ConnectionError) Error() string {
+func (e *ConnectionError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *ConnectionError) wordWith(name Namer) string {
 	if e.Proxy {
+		// net/http's own variables, not a setting of the client.
 		return fmt.Sprintf("%v: %s; check the HTTPS_PROXY (or HTTP_PROXY, NO_PROXY) environment variable", e.Err, e.Problem)
 	}
-	return fmt.Sprintf("%v: %s; check base_url (or JOINIT_BASE_URL), now %s", e.Err, e.Problem, e.BaseURL)
+	return fmt.Sprintf("%v: %s; check %s, now %s", e.Err, e.Problem, name(SettingBaseURL), e.BaseURL)
 }
 
 // viaProxy reports an error of the connection to a proxy taken from the

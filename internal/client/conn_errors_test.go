@@ -21,7 +21,7 @@ func TestRefusedConnectionNamesBaseURL(t *testing.T) {
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
 	requirePageError(t, err, "memberships", 1)
-	want := regexp.MustCompile(`^memberships page 1: the request failed after 3 attempts over \d+(\.\d+)?m?s; the last error: dial tcp [0-9.:]+: connect: connection refused: no connection could be made to that address; check base_url \(or JOINIT_BASE_URL\), now ` + regexp.QuoteMeta(base) + `$`)
+	want := regexp.MustCompile(`^memberships page 1: the request failed after 3 attempts over \d+(\.\d+)?m?s; the last error: dial tcp [0-9.:]+: connect: connection refused: no connection could be made to that address; check Config\.BaseURL, now ` + regexp.QuoteMeta(base) + `$`)
 	if !want.MatchString(err.Error()) {
 		t.Fatalf("message:\n%s\nwant it to match\n%s", err, want)
 	}
@@ -32,7 +32,7 @@ func TestRefusedConnectionNamesBaseURL(t *testing.T) {
 }
 
 // A server whose certificate is not trusted is not retried (no retry can
-// change it), and the error names base_url.
+// change it), and the error names the base URL.
 func TestUntrustedCertificateNamesBaseURL(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -45,14 +45,14 @@ func TestUntrustedCertificateNamesBaseURL(t *testing.T) {
 	if pe.Reason != "the request failed" {
 		t.Fatalf("reason %q: a certificate error was retried", pe.Reason)
 	}
-	for _, want := range []string{"certificate", "the TLS handshake failed", "check base_url (or JOINIT_BASE_URL), now " + srv.URL} {
+	for _, want := range []string{"certificate", "the TLS handshake failed", "check Config.BaseURL, now " + srv.URL} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("message %q lacks %q", err, want)
 		}
 	}
 }
 
-// An https base_url pointing at a plain HTTP server names base_url too.
+// An https base_url pointing at a plain HTTP server names the base URL too.
 func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler())
@@ -61,7 +61,7 @@ func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
 	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
 	_, err := c.Groups(context.Background(), ListOptions{})
 	requirePageError(t, err, "groups", 1)
-	for _, want := range []string{"plain HTTP", "check base_url (or JOINIT_BASE_URL), now " + base} {
+	for _, want := range []string{"plain HTTP", "check Config.BaseURL, now " + base} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("message %q lacks %q", err, want)
 		}
@@ -89,12 +89,12 @@ func TestConnectionProblemKinds(t *testing.T) {
 }
 
 // A proxy from the environment that cannot be reached names the proxy's
-// variable, not base_url, which is not at fault.
+// variable, not the base URL, which is not at fault.
 func TestProxyFailureNamesTheProxySetting(t *testing.T) {
 	t.Parallel()
 	inner := &net.OpError{Op: "proxyconnect", Net: "tcp", Err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")}
 	err := &ConnectionError{Problem: connectionProblem(inner), BaseURL: "https://api.example.com", Proxy: viaProxy(inner), Err: inner}
-	if msg := err.Error(); !strings.Contains(msg, "HTTPS_PROXY") || strings.Contains(msg, "base_url") {
+	if msg := err.Error(); !strings.Contains(msg, "HTTPS_PROXY") || strings.Contains(msg, "Config.BaseURL") {
 		t.Fatalf("the message should name the proxy's variable and not base_url: %s", msg)
 	}
 }
@@ -122,7 +122,7 @@ func TestHostThatDoesNotResolveFailsAtOnce(t *testing.T) {
 		networkOf(c).base = dnsFailure{temporary: temporary, dials: &dials}
 		_, err := c.Groups(context.Background(), ListOptions{})
 		var ce *ConnectionError
-		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "does not resolve; check base_url") {
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "does not resolve; check Config.BaseURL") {
 			t.Fatalf("temporary=%v: %v", temporary, err)
 		}
 		if want := map[bool]int{false: 1, true: 4}[temporary]; dials != want {

@@ -805,7 +805,7 @@ func TestLongRetryAfterFromSandbox(t *testing.T) {
 	start := time.Now()
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
 	var rw *RetryWaitError
-	if !errors.As(err, &rw) || rw.Wait != time.Hour || rw.Max != DefaultMaxRetryWait || !strings.Contains(err.Error(), "max_retry_wait") {
+	if !errors.As(err, &rw) || rw.Wait != time.Hour || rw.Max != DefaultMaxRetryWait || !strings.Contains(err.Error(), "Config.MaxRetryWait") {
 		t.Fatalf("error %v", err)
 	}
 	if d := time.Since(start); d > 2*time.Second || sb.Requests("memberships") != 1 {

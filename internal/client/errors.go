@@ -27,7 +27,9 @@ type APIError struct {
 	AlsoURL string
 }
 
-func (e *APIError) Error() string {
+func (e *APIError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *APIError) wordWith(name Namer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
 	if e.Status == http.StatusNotFound && e.URL != "" {
@@ -41,13 +43,14 @@ func (e *APIError) Error() string {
 	}
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
-		b.WriteString(": the access token was refused; check access_token (or JOINIT_ACCESS_TOKEN) and that the application key is still authorized")
+		fmt.Fprintf(&b, ": the access token was refused; check %s and that the application key is still authorized", name(SettingToken))
 	case e.Status == http.StatusNotFound && e.Page <= 1:
-		fmt.Fprintf(&b, ": no such endpoint; check base_url (or JOINIT_BASE_URL) and endpoint_paths.%s", e.Endpoint)
+		fmt.Fprintf(&b, ": no such endpoint; check %s and %s", name(SettingBaseURL), name(SettingPath(e.Endpoint)))
 	case e.Status == http.StatusNotFound:
 		b.WriteString(": the page was not found, though the endpoint answered earlier pages")
 	case e.Status == http.StatusTooManyRequests:
-		b.WriteString(": rate limited, and retries were used up while no other request got through; lower max_concurrent_requests or raise max_retries")
+		fmt.Fprintf(&b, ": rate limited, and retries were used up while no other request got through; lower %s or raise %s",
+			name(SettingMaxConcurrency), name(SettingMaxRetries))
 	case e.Status >= 500:
 		b.WriteString(": the server failed, and retries were used up")
 	}
@@ -84,9 +87,12 @@ type RetryWaitError struct {
 	Max    time.Duration // Config.MaxRetryWait
 }
 
-func (e *RetryWaitError) Error() string {
-	return fmt.Sprintf("the API answered HTTP %d and asked to wait %s before retrying (Retry-After), longer than max_retry_wait (%s): "+
-		"try again later, or raise max_retry_wait to wait that long", e.Status, e.Wait, e.Max)
+func (e *RetryWaitError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *RetryWaitError) wordWith(name Namer) string {
+	wait := name(SettingMaxRetryWait)
+	return fmt.Sprintf("the API answered HTTP %d and asked to wait %s before retrying (Retry-After), longer than %s (%s): "+
+		"try again later, or raise %s to wait that long", e.Status, e.Wait, wait, e.Max, wait)
 }
 
 // ErrNotAdvancing marks a server that keeps answering with records already

@@ -35,7 +35,7 @@ func TestNotFoundShowsURLAndEndpointPath(t *testing.T) {
 	requireAPIError(t, err, http.StatusNotFound)
 	for _, want := range []string{
 		"HTTP 404 for " + base + "/api/v1/no-such-payments:",
-		"check base_url (or JOINIT_BASE_URL) and endpoint_paths.payments",
+		"check Config.BaseURL and Config.Paths[payments]",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("message %q lacks %q", err, want)
@@ -84,10 +84,10 @@ func TestNotFoundOnALaterPageDoesNotBlameThePath(t *testing.T) {
 	t.Parallel()
 	first := (&APIError{Endpoint: "memberships", Page: 1, Status: 404, URL: "https://api.example.com/m?page=1"}).Error()
 	later := (&APIError{Endpoint: "memberships", Page: 3, Status: 404, URL: "https://api.example.com/m?page=3"}).Error()
-	if !strings.Contains(first, "endpoint_paths.memberships") {
+	if !strings.Contains(first, "Config.Paths[memberships]") {
 		t.Errorf("page 1: %s", first)
 	}
-	if strings.Contains(later, "endpoint_paths") || strings.Contains(later, "no such endpoint") {
+	if strings.Contains(later, "Config.Paths") || strings.Contains(later, "no such endpoint") {
 		t.Errorf("page 3: %s", later)
 	}
 }

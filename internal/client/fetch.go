@@ -113,9 +113,9 @@ func (c *Client) fetch(ctx context.Context, r pageRequest, accept func(body []by
 		}
 		var tooLong *RetryWaitError
 		if errors.As(err, &tooLong) {
-			c.cfg.Logger.Warn(ctx, "the server asked for a longer wait than max_retry_wait; failing the read", map[string]any{
+			c.cfg.Logger.Warn(ctx, "the server asked for a longer wait than the client may make (Config.MaxRetryWait); failing the read", map[string]any{
 				"endpoint": r.endpoint, "page": r.page, "status": tooLong.Status,
-				"retry_after": tooLong.Wait.String(), "max_retry_wait": tooLong.Max.String(),
+				"retry_after": tooLong.Wait.String(), "max_wait": tooLong.Max.String(),
 			})
 			return &PageError{Endpoint: r.endpoint, Page: r.page, Reason: "rate limited", Err: err}
 		}

@@ -26,7 +26,9 @@ type OrganizationError struct {
 	Count    int    // how many records differ
 }
 
-func (e *OrganizationError) Error() string {
+func (e *OrganizationError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *OrganizationError) wordWith(name Namer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: ", e.Endpoint)
 	if e.RecordID != "" {
@@ -34,13 +36,13 @@ func (e *OrganizationError) Error() string {
 	} else {
 		b.WriteString("a record")
 	}
-	fmt.Fprintf(&b, " belongs to organization %s, not to %s (organization_id in the provider configuration)",
-		quoteServerText(e.Got), quoteServerText(e.Want))
+	fmt.Fprintf(&b, " belongs to organization %s, not to %s (the configured %s)",
+		quoteServerText(e.Got), quoteServerText(e.Want), name(SettingOrganizationID))
 	if e.Count > 1 {
 		fmt.Fprintf(&b, ", and %d records in all belong to another organization", e.Count)
 	}
-	b.WriteString(": the access token may belong to another organization. " +
-		"Check access_token (or JOINIT_ACCESS_TOKEN) and organization_id (or JOINIT_ORGANIZATION_ID); nothing of this read was returned")
+	fmt.Fprintf(&b, ": the access token may belong to another organization. Check %s and %s; nothing of this read was returned",
+		name(SettingToken), name(SettingOrganizationID))
 	return b.String()
 }
 

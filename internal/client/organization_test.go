@@ -83,7 +83,7 @@ func TestOrganizationGuardFailsEveryReadOfAnotherOrganization(t *testing.T) {
 			t.Fatalf("%s: %d records returned with the error", r.name, n)
 		}
 		msg := err.Error()
-		for _, want := range []string{`"org-production"`, fmt.Sprintf("%q", actual), "may belong to another organization", "JOINIT_ORGANIZATION_ID"} {
+		for _, want := range []string{`"org-production"`, fmt.Sprintf("%q", actual), "may belong to another organization", "Config.OrganizationID"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("%s: the error does not say %s:\n%s", r.name, want, msg)
 			}

@@ -55,7 +55,7 @@ func TestNotFoundAtBothPathsListsBoth(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Page != 1 {
 		t.Fatalf("%v (%T), want a 404 of page 1", err, err)
 	}
-	for _, want := range []string{base + "/api/v1/organizations/me/payments and for " + base + "/payments (the other path the API specification allows)", "endpoint_paths.payments"} {
+	for _, want := range []string{base + "/api/v1/organizations/me/payments and for " + base + "/payments (the other path the API specification allows)", "Config.Paths[payments]"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("error %q does not say %q", err, want)
 		}

@@ -174,8 +174,10 @@ func (b *cancelingBody) Close() error {
 // attemptTimeoutError is an attempt that passed request_timeout.
 type attemptTimeoutError struct{ limit time.Duration }
 
-func (e *attemptTimeoutError) Error() string {
-	return fmt.Sprintf("no complete answer within request_timeout (%s)", e.limit)
+func (e *attemptTimeoutError) Error() string { return e.wordWith(ConfigNames) }
+
+func (e *attemptTimeoutError) wordWith(name Namer) string {
+	return fmt.Sprintf("no complete answer within %s (%s)", name(SettingTimeout), e.limit)
 }
 
 // note reports a moment of the request to the client's trace, if any.

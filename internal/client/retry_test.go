@@ -268,7 +268,7 @@ func TestRetryAfterLongerThanMaxRetryWaitFails(t *testing.T) {
 		if !errors.As(err, &rw) || rw.Status != status || rw.Wait != time.Hour || rw.Max != 2*time.Second {
 			t.Fatalf("HTTP %d: got %#v (%v), want a RetryWaitError for 1h over 2s", status, rw, err)
 		}
-		for _, want := range []string{"memberships page 1", fmt.Sprintf("HTTP %d", status), "1h0m0s", "max_retry_wait (2s)"} {
+		for _, want := range []string{"memberships page 1", fmt.Sprintf("HTTP %d", status), "1h0m0s", "Config.MaxRetryWait (2s)"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("HTTP %d: error %q does not say %q", status, err, want)
 			}

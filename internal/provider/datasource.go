@@ -186,7 +186,7 @@ func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadReque
 			resp.Diagnostics.AddAttributeError(path.Root(bad.attr), "Invalid "+bad.attr, bad.msg)
 			return
 		}
-		resp.Diagnostics.AddError(f.def.errorSummary(), err.Error())
+		resp.Diagnostics.AddError(f.def.errorSummary(), message(err))
 		return
 	}
 	if _, err := checkResultSize(f.def, state, f.provider.resultLimit); err != nil {

@@ -40,7 +40,7 @@ func (b tflogBridge) scrubFields(fields map[string]any) map[string]any {
 		case string:
 			v = b.scrub(t)
 		case error:
-			v = b.scrub(t.Error())
+			v = b.scrub(message(t))
 		case fmt.Stringer:
 			v = b.scrub(t.String())
 		}

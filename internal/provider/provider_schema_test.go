@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -12,39 +12,53 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite README.md's settings table from the provider schema (make readme)")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the settings tables of README.md and templates/index.md.tmpl from the settings' declarations (make readme)")
 
-const readmePath = "../../README.md"
+// The tables rendered from providerSettings, and the files that hold them
+// between markers: README.md's table of every setting, and the template of
+// docs/index.md's table of environment variables. `make readme` rewrites
+// them (and `make docs` renders the template); TestGeneratedSettingsTables
+// fails when either differs.
+var generatedTables = []struct {
+	path, begin, end string
+	render           func() string
+}{
+	{"../../README.md", "<!-- settings:begin: generated from the provider schema by `make readme`; do not edit -->", "<!-- settings:end -->",
+		func() string { return settingsTable() }},
+	{"../../templates/index.md.tmpl", "<!-- env:begin: generated from the provider settings by `make readme`; do not edit -->", "<!-- env:end -->",
+		environmentTable},
+}
 
-// TestReadmeSettingsTable holds README.md's settings table equal to the one
-// rendered from the provider schema.
-func TestReadmeSettingsTable(t *testing.T) {
-	b, err := os.ReadFile(readmePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := replaceSettingsTable(string(b), settingsTable(providerSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *updateReadme {
-		if err := os.WriteFile(readmePath, []byte(want), 0o644); err != nil {
+func TestGeneratedSettingsTables(t *testing.T) {
+	for _, g := range generatedTables {
+		b, err := os.ReadFile(g.path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	if want != string(b) {
-		t.Errorf("README.md's settings table differs from the provider schema: run `make readme` and commit README.md. Rendered table:\n%s",
-			settingsTable(providerSchema()))
+		want, err := replaceBetween(string(b), g.begin, g.end, g.render())
+		if err != nil {
+			t.Fatalf("%s: %v", g.path, err)
+		}
+		if *updateReadme {
+			if err := os.WriteFile(g.path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if want != string(b) {
+			t.Errorf("%s's table differs from the settings' declarations: run `make readme docs` and commit them. Rendered table:\n%s", g.path, g.render())
+		}
 	}
 }
 
-// TestSettingsTableRowsFollowSchema: every argument, nested ones included,
-// has a row, with its environment variable and sensitivity.
+// Every argument, nested ones included, has a row, with its environment
+// variable and sensitivity.
 func TestSettingsTableRowsFollowSchema(t *testing.T) {
-	table := settingsTable(providerSchema())
+	t.Parallel()
+	table := settingsTable()
 	for _, want := range []string{
 		"| `access_token` (string, sensitive) | `JOINIT_ACCESS_TOKEN` | ",
 		"| `base_url` (string) | `JOINIT_BASE_URL` | ",
@@ -57,33 +71,51 @@ func TestSettingsTableRowsFollowSchema(t *testing.T) {
 			t.Errorf("the settings table has no row starting %q:\n%s", want, table)
 		}
 	}
-	if n := strings.Count(table, "\n") - 2; n != len(providerSchema().Attributes)+len(apispec.Endpoints) {
+	if n := strings.Count(table, "\n") - 2; n != len(providerSettings)+len(apispec.Endpoints) {
 		t.Errorf("the settings table has %d rows, want one per argument and per endpoint path:\n%s", n, table)
+	}
+	env := environmentTable()
+	for _, s := range providerSettings {
+		if s.env != "" && !strings.Contains(env, "| `"+s.env+"` | `"+s.name+"`") {
+			t.Errorf("the environment table has no row of %s:\n%s", s.env, env)
+		}
 	}
 }
 
-// README.md's table of provider settings is rendered from providerSchema()
-// between these markers, so that it cannot drift from the schema (and from
-// docs/index.md, which tfplugindocs renders from the same descriptions).
-// TestReadmeSettingsTable fails when it differs; `make readme` rewrites it.
-const (
-	readmeSettingsBegin = "<!-- settings:begin: generated from the provider schema by `make readme`; do not edit -->"
-	readmeSettingsEnd   = "<!-- settings:end -->"
-)
+// Every setting the client's errors name is declared, so settingName words
+// each as the user configures it.
+func TestEverySettingTheClientNamesIsDeclared(t *testing.T) {
+	t.Parallel()
+	for _, s := range []client.Setting{client.SettingBaseURL, client.SettingToken, client.SettingOrganizationID, client.SettingMaxConcurrency,
+		client.SettingMaxRetries, client.SettingMaxRetryWait, client.SettingTimeout, client.SettingPath("groups")} {
+		if got := settingName(s); strings.Contains(got, "Config.") {
+			t.Errorf("%v is worded %q: no setting declares it", s, got)
+		}
+	}
+	if got, want := settingName(client.SettingBaseURL), "base_url (or JOINIT_BASE_URL)"; got != want {
+		t.Errorf("base URL: %q, want %q", got, want)
+	}
+	if got, want := settingName(client.SettingPath("groups")), "endpoint_paths.groups"; got != want {
+		t.Errorf("groups path: %q, want %q", got, want)
+	}
+	if !slices.IsSortedFunc(providerSettings, func(a, b setting) int { return strings.Compare(a.name, b.name) }) {
+		t.Error("providerSettings are not sorted by name")
+	}
+}
 
-// envVarRe finds the environment variable an attribute's description names.
-var envVarRe = regexp.MustCompile("`(JOINIT_[A-Z0-9_]+)`")
-
-// settingsTable renders the provider's arguments as a Markdown table, nested
-// attributes as parent.child, in name order.
-func settingsTable(s schema.Schema) string {
+// settingsTable is README.md's table: a row per setting, nested ones too.
+func settingsTable() string {
+	env := map[string]string{}
+	for _, s := range providerSettings {
+		env[s.name] = s.env
+	}
 	var b strings.Builder
 	b.WriteString("| setting | environment | description |\n|---|---|---|\n")
-	writeSettingsRows(&b, "", s.Attributes)
+	writeSettingsRows(&b, "", providerSchema().Attributes, env)
 	return b.String()
 }
 
-func writeSettingsRows(b *strings.Builder, prefix string, attrs map[string]schema.Attribute) {
+func writeSettingsRows(b *strings.Builder, prefix string, attrs map[string]schema.Attribute, env map[string]string) {
 	names := make([]string, 0, len(attrs))
 	for name := range attrs {
 		names = append(names, name)
@@ -95,16 +127,29 @@ func writeSettingsRows(b *strings.Builder, prefix string, attrs map[string]schem
 		if a.IsSensitive() {
 			kind += ", sensitive"
 		}
-		env := ""
-		if m := envVarRe.FindStringSubmatch(a.GetDescription()); m != nil {
-			env = "`" + m[1] + "`"
+		variable := ""
+		if e := env[prefix+name]; e != "" {
+			variable = "`" + e + "`"
 		}
 		desc := strings.ReplaceAll(a.GetDescription(), "|", `\|`)
-		fmt.Fprintf(b, "| `%s%s` (%s) | %s | %s |\n", prefix, name, kind, env, desc)
+		fmt.Fprintf(b, "| `%s%s` (%s) | %s | %s |\n", prefix, name, kind, variable, desc)
 		if n, ok := a.(schema.SingleNestedAttribute); ok {
-			writeSettingsRows(b, prefix+name+".", n.Attributes)
+			writeSettingsRows(b, prefix+name+".", n.Attributes, nil)
 		}
 	}
+}
+
+// environmentTable is docs/index.md's table of environment variables.
+func environmentTable() string {
+	var b strings.Builder
+	b.WriteString("| Variable | Used for |\n|---|---|\n")
+	for _, s := range providerSettings {
+		if s.env != "" {
+			fmt.Fprintf(&b, "| `%s` | `%s`, when the attribute is not set. |\n", s.env, s.name)
+		}
+	}
+	b.WriteString("| `TF_LOG`, `TF_LOG_PROVIDER` | Log level of Terraform and of providers (see [Logging](#logging)). |\n")
+	return b.String()
 }
 
 func settingKind(a schema.Attribute) string {
@@ -122,16 +167,15 @@ func settingKind(a schema.Attribute) string {
 	}
 }
 
-// replaceSettingsTable returns readme with the text between the markers
-// replaced by table.
-func replaceSettingsTable(readme, table string) (string, error) {
-	start := strings.Index(readme, readmeSettingsBegin)
-	end := strings.Index(readme, readmeSettingsEnd)
-	if start < 0 || end < start {
-		return "", fmt.Errorf("README.md needs the lines %q and %q around the settings table", readmeSettingsBegin, readmeSettingsEnd)
+// replaceBetween returns text with what lies between the markers replaced
+// by table.
+func replaceBetween(text, begin, end, table string) (string, error) {
+	start := strings.Index(text, begin)
+	stop := strings.Index(text, end)
+	if start < 0 || stop < start {
+		return "", fmt.Errorf("the file needs the lines %q and %q around the generated table", begin, end)
 	}
-	head := readme[:start+len(readmeSettingsBegin)]
-	return head + "\n" + table + readme[end:], nil
+	return text[:start+len(begin)] + "\n" + table + text[stop:], nil
 }
 
 // The endpoint_paths description names the endpoints as prose, however

@@ -107,7 +107,7 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		if errors.As(err, &bad) {
 			return fail(errorDiagnostic("Invalid "+bad.attr, bad.msg, tftypes.NewAttributePath().WithAttributeName(bad.attr)))
 		}
-		return fail(errorDiagnostic(def.errorSummary(), err.Error(), nil))
+		return fail(errorDiagnostic(def.errorSummary(), message(err), nil))
 	}
 	size, err := checkResultSize(def, state, s.provider.resultLimit)
 	if err != nil {

@@ -47,7 +47,7 @@ func (v endpointPathValidator) ValidateString(_ context.Context, req validator.S
 		return
 	}
 	if err := client.ValidatePath(v.endpoint, req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error())
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), message(err))
 	}
 }
 

@@ -1,0 +1,186 @@
+package provider
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+)
+
+// The kinds of provider setting. Each constructor writes the end of the
+// description from what it is given (environment variable, bounds,
+// default), so the schema, the docs and the parse cannot disagree.
+
+// stringSpec declares a string setting.
+type stringSpec struct {
+	name, desc, env string
+	sensitive       bool
+	concerns        client.Setting
+	validators      []validator.String
+	// missing, for a required setting, is the summary of the error when
+	// neither the attribute nor the environment variable gives a value;
+	// missingDetail ends its detail.
+	missing, missingDetail string
+	// use takes the value; fromEnv says it came from env.
+	use func(v string, fromEnv bool, c *configuration) *settingError
+}
+
+func stringSetting(sp stringSpec) setting {
+	desc := sp.desc
+	switch {
+	case sp.missing != "" && sp.env != "":
+		desc += fmt.Sprintf(" Required, unless the `%s` environment variable is set: it is read when this is not.", sp.env)
+	case sp.env != "":
+		desc += fmt.Sprintf(" Defaults to the `%s` environment variable.", sp.env)
+	}
+	validators := sp.validators
+	if sp.missing == "" {
+		validators = append([]validator.String{stringvalidator.LengthAtLeast(1)}, validators...)
+	}
+	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns,
+		attribute: schema.StringAttribute{Optional: true, Sensitive: sp.sensitive, Description: desc, Validators: validators}}
+	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
+		var str string
+		if !v.IsNull() {
+			if err := v.As(&str); err != nil {
+				return &settingError{"Invalid " + sp.name, err.Error()}
+			}
+		} else if sp.missing == "" {
+			return nil // optional, and set nowhere
+		}
+		if sp.missing != "" && str == "" {
+			where := sp.name + " in the provider block"
+			if sp.env != "" {
+				where += " or the " + sp.env + " environment variable"
+			}
+			return &settingError{sp.missing, "Set " + where + ". " + sp.missingDetail}
+		}
+		return sp.use(str, fromEnv, c)
+	}
+	return s
+}
+
+// intSettingSpec declares a whole-number setting with bounds and a default.
+type intSettingSpec struct {
+	name, desc    string
+	def, min, max int64
+	concerns      client.Setting
+	use           func(n int64, c *configuration)
+}
+
+func intSetting(sp intSettingSpec) setting {
+	s := setting{name: sp.name, concerns: sp.concerns, attribute: schema.Int64Attribute{Optional: true,
+		Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d.", sp.def, sp.min, sp.max),
+		Validators:  []validator.Int64{int64validator.Between(sp.min, sp.max)}}}
+	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
+		n := sp.def
+		if !v.IsNull() {
+			var f big.Float
+			if err := v.As(&f); err != nil {
+				return &settingError{"Invalid " + sp.name, err.Error()}
+			}
+			var acc big.Accuracy
+			if n, acc = f.Int64(); acc != big.Exact || n < sp.min || n > sp.max {
+				return &settingError{"Invalid " + sp.name, fmt.Sprintf("must be a whole number from %d to %d, got %s", sp.min, sp.max, f.Text('g', -1))}
+			}
+		}
+		sp.use(n, c)
+		return nil
+	}
+	return s
+}
+
+// durationSetting declares a Go duration ("60s") with a default, by the
+// one duration rule of the provider (parseTimeout, durationValidator).
+func durationSetting(name string, def time.Duration, concerns client.Setting, desc string, use func(time.Duration, *configuration)) setting {
+	s := setting{name: name, concerns: concerns, attribute: schema.StringAttribute{Optional: true,
+		Description: desc + " Default " + seconds(def) + ".", Validators: []validator.String{durationValidator{}}}}
+	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
+		d := def
+		if !v.IsNull() {
+			var str string
+			if err := v.As(&str); err != nil {
+				return &settingError{"Invalid " + name, err.Error()}
+			}
+			var err error
+			if d, err = parseTimeout(str); err != nil {
+				return &settingError{"Invalid " + name, err.Error()}
+			}
+		}
+		use(d, c)
+		return nil
+	}
+	return s
+}
+
+// seconds prints a default duration as the examples write it: 60s.
+func seconds(d time.Duration) string { return fmt.Sprintf("`%ds`", int64(d/time.Second)) }
+
+// boolSetting declares a bool with a default.
+func boolSetting(name string, def bool, desc string, use func(bool, *configuration)) setting {
+	s := setting{name: name, attribute: schema.BoolAttribute{Optional: true, Description: desc + " Default " + strconv.FormatBool(def) + "."}}
+	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
+		b := def
+		if !v.IsNull() {
+			if err := v.As(&b); err != nil {
+				return &settingError{"Invalid " + name, err.Error()}
+			}
+		}
+		use(b, c)
+		return nil
+	}
+	return s
+}
+
+// endpointPathsSetting declares endpoint_paths: one attribute per endpoint
+// of apispec's table, each validated by the client's own rule.
+func endpointPathsSetting() setting {
+	attrs := map[string]schema.Attribute{}
+	var shown, assumed []string
+	for _, e := range apispec.Endpoints {
+		attrs[e.Name] = schema.StringAttribute{
+			Optional:    true,
+			Description: "Path of the " + e.Name + " endpoint, relative to `base_url`. Default `" + e.DefaultPath + "`.",
+			Validators:  []validator.String{endpointPathValidator{endpoint: e.Name}},
+		}
+		if e.Shown {
+			shown = append(shown, e.Name)
+		} else {
+			assumed = append(assumed, e.Name)
+		}
+	}
+	s := setting{name: "endpoint_paths", concerns: client.SettingPath(""), attribute: schema.SingleNestedAttribute{
+		Optional: true,
+		Description: "Overrides of the endpoint paths. The API specification shows the full paths of " + andList(shown) +
+			" only; the " + andList(assumed) + " defaults are an assumption.",
+		Attributes: attrs,
+	}}
+	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
+		var paths map[string]tftypes.Value
+		if err := v.As(&paths); err != nil {
+			return &settingError{"Invalid endpoint_paths", err.Error()}
+		}
+		c.client.Paths = client.Paths{}
+		for name, p := range paths { // none when null
+			if p.IsNull() {
+				continue
+			}
+			var str string
+			if err := p.As(&str); err != nil {
+				return &settingError{"Invalid endpoint_paths." + name, err.Error()}
+			}
+			c.client.Paths[name] = str
+		}
+		return nil
+	}
+	return s
+}
