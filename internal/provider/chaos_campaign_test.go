@@ -1,35 +1,67 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
 // The chaos campaign (`make chaos`; not part of `make test`): every data
-// source read at once in one real `terraform apply`, against a sandbox whose
+// source read at once, in each of its coverageVariants, in one real
+// `terraform apply`, against a sandbox whose
 // first and second attempts of each request go wrong on a seeded schedule
 // (sandbox.Chaos): transient faults alone, then with 200s that lie. List
 // sizes cycle through empty, short of a page, exact multiples of the page
-// size and a short last page. Each run is judged against the sandbox's own
-// records: exact (every list equal, in order), loud (the apply failed) or
-// wrong (any other list). Goals: transient faults alone, every run exact;
+// size and a short last page. Each run is judged against the same reads of
+// the same data served without faults: exact (every data source's whole
+// state equal), loud (the apply failed) or wrong (any other state). Goals: transient faults alone, every run exact;
 // with lies, none wrong and at least 90% exact.
 //
 //	JOINIT_CHAOS_RUNS=200 go test ./internal/provider -run '^TestChaosCampaign$' -v -timeout 60m
 
-// chaosConfig reads every data source in pages of 10 and outputs, for each,
-// the ids (or metric keys) it returned, in order.
-const chaosConfig = `
+// chaosPageSize is the page size of every read of the campaign: lists of a
+// few dozen records then take several pages.
+const chaosPageSize = 10
+
+// chaosReads are the campaign's reads, by output name: every registered
+// data source in each of its coverageVariants, in pages of chaosPageSize.
+func chaosReads() map[string]chaosRead {
+	out := map[string]chaosRead{}
+	for _, d := range registeredTests() {
+		for name, args := range coverageVariants(d.def) {
+			args = maps.Clone(args)
+			args["page_size"] = tftypes.NewValue(tftypes.Number, chaosPageSize)
+			out[d.def.name+"_"+variantLabel(name)] = chaosRead{def: d.def, args: args}
+		}
+	}
+	return out
+}
+
+type chaosRead struct {
+	def  *dataSourceDef
+	args map[string]tftypes.Value
+}
+
+// chaosConfig reads chaosReads and outputs each whole.
+func chaosConfig(reads map[string]chaosRead) string {
+	config := `
 terraform {
   required_providers {
     joinit = {
@@ -37,38 +69,14 @@ terraform {
     }
   }
 }
-data "joinit_memberships" "all" {
-  page_size = 10
-}
-data "joinit_memberships" "active" {
-  status    = 100
-  page_size = 10
-}
-data "joinit_memberships" "lean" {
-  include_records = false
-  page_size       = 10
-}
-data "joinit_memberships" "fields" {
-  fields    = ["id", "email"]
-  page_size = 10
-}
-data "joinit_payments" "all" {
-  page_size = 10
-}
-data "joinit_groups" "all" {
-  page_size = 10
-}
-data "joinit_org_metrics" "all" {
-  page_size = 10
-}
-output "memberships" { value = [for m in data.joinit_memberships.all.memberships : m.id] }
-output "active_memberships" { value = [for m in data.joinit_memberships.active.memberships : m.id] }
-output "lean_memberships" { value = data.joinit_memberships.lean.ids }
-output "fields_memberships" { value = [for r in data.joinit_memberships.fields.records : r.id] }
-output "payments" { value = [for p in data.joinit_payments.all.payments : p.id] }
-output "groups" { value = [for g in data.joinit_groups.all.groups : g.id] }
-output "org_metrics" { value = [for r in data.joinit_org_metrics.all.results : tostring(r.metric_period_key)] }
 `
+	for _, label := range slices.Sorted(maps.Keys(reads)) {
+		r := reads[label]
+		config += variantBlock(r.def, label, r.args, "")
+		config += fmt.Sprintf("output %q { value = data.joinit_%s.%s }\n", label, r.def.name, label)
+	}
+	return config
+}
 
 // campaignSizes are the list sizes runs cycle through, in pages of 10.
 var campaignSizes = []int{0, 7, 10, 30, 37, 41}
@@ -126,14 +134,18 @@ func TestChaosCampaign(t *testing.T) {
 // campaignRun applies chaosConfig once against a chaos sandbox of seed and
 // judges the outputs.
 func campaignRun(t *testing.T, seed uint64, lies bool) (campaignOutcome, string) {
-	size := func(k int) int { return campaignSizes[(int(seed)+k)%len(campaignSizes)] }
-	sb := sandbox.New(sandbox.Options{Seed: int64(seed), Memberships: size(0), Payments: size(1), Groups: size(2), OrgMetrics: size(3),
+	records := map[string]int{}
+	for i, e := range apispec.Endpoints {
+		records[e.Name] = campaignSizes[(int(seed)+i)%len(campaignSizes)]
+	}
+	sb := sandbox.New(sandbox.Options{Seed: int64(seed), Records: records,
 		Faults: sandbox.Faults{Chaos: sandbox.Chaos{Seed: seed, Share: 0.15, Lies: lies}}})
 	url := sb.Start()
 	defer sb.Close()
 
+	reads := chaosReads()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(chaosConfig), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(chaosConfig(reads)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tf := newCLITerraform(t, dir, map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken})
@@ -146,41 +158,33 @@ func campaignRun(t *testing.T, seed uint64, lies bool) (campaignOutcome, string)
 	if err != nil {
 		t.Fatalf("seed %d: terraform output: %v", seed, err)
 	}
-	status := 100
-	want := map[string][]string{
-		"memberships":        campaignIDs(t, sb.MembershipsJSON(nil), "_id"),
-		"active_memberships": campaignIDs(t, sb.MembershipsJSON(&status), "_id"),
-		"lean_memberships":   campaignIDs(t, sb.MembershipsJSON(nil), "_id"),
-		"fields_memberships": campaignIDs(t, sb.MembershipsJSON(nil), "_id"),
-		"payments":           campaignIDs(t, sb.RecordsJSON(sandbox.EndpointPayments), "_id"),
-		"groups":             campaignIDs(t, sb.RecordsJSON(sandbox.EndpointGroups), "_id"),
-		"org_metrics":        campaignIDs(t, sb.RecordsJSON(sandbox.EndpointOrgMetrics), "metric_period_key"),
+	// The truth: the same reads of the same data, served without faults.
+	clean := sandbox.New(sandbox.Options{Seed: int64(seed), Records: records})
+	cleanURL := clean.Start()
+	defer clean.Close()
+	c, err := client.New(client.Config{BaseURL: cleanURL, Token: sandbox.DefaultToken})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, ids := range want {
-		var got []string
-		if o, ok := outputs[name]; ok {
-			if err := json.Unmarshal(o.Value, &got); err != nil {
-				t.Fatalf("seed %d: output %s: %v", seed, name, err)
+	for label, r := range reads {
+		state, err := r.def.readState(ctx, c, configOf(r.def, r.args))
+		if err != nil {
+			t.Fatalf("seed %d: %s without faults: %v", seed, label, err)
+		}
+		want := stateJSON(referenceValue(r.def.attrs, state))
+		var got any
+		if o, ok := outputs[label]; ok {
+			dec := json.NewDecoder(bytes.NewReader(o.Value))
+			dec.UseNumber()
+			if err := dec.Decode(&got); err != nil {
+				t.Fatalf("seed %d: output %s: %v", seed, label, err)
 			}
 		}
-		if strings.Join(got, ",") != strings.Join(ids, ",") {
-			return campaignWrong, fmt.Sprintf("%s: %d records, want %d", name, len(got), len(ids))
+		if !reflect.DeepEqual(got, want) {
+			return campaignWrong, fmt.Sprintf("%s differs from the read without faults", label)
 		}
 	}
 	return campaignExact, ""
-}
-
-// campaignIDs is the value of member in each sandbox record, as text.
-func campaignIDs(t *testing.T, raws []json.RawMessage, member string) []string {
-	out := make([]string, len(raws))
-	for i, r := range raws {
-		var v map[string]json.RawMessage
-		if err := json.Unmarshal(r, &v); err != nil {
-			t.Fatal(err)
-		}
-		out[i] = strings.Trim(string(v[member]), `"`)
-	}
-	return out
 }
 
 // firstLine is the first line of terraform's output that says what failed.

@@ -3,7 +3,14 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -103,4 +110,102 @@ func jsonNum(v int) json.Number { return json.Number(fmt.Sprint(v)) }
 // wantWithRaw fixes the include_raw_json of a record's expectation.
 func wantWithRaw(t *testing.T, want func(*testing.T, []byte, bool) map[string]any, raw bool) func([]byte) map[string]any {
 	return func(r []byte) map[string]any { return want(t, r, raw) }
+}
+
+// coverageVariants are the configurations of a data source the suites
+// that read every data source through Terraform apply (the organization
+// guard, the chaos campaign): its defaults, each bool argument both ways,
+// and `fields` naming its first record attribute alone, so that a masked
+// read is among them.
+func coverageVariants(def *dataSourceDef) map[string]map[string]tftypes.Value {
+	out := map[string]map[string]tftypes.Value{}
+	for name, args := range argumentVariants(def) {
+		if _, ok := args["fields"]; !ok && name != "page_size 1" {
+			out[name] = args
+		}
+	}
+	if def.fields != nil {
+		out["fields"] = map[string]tftypes.Value{"fields": stringList(def.fields.attrs[0].name)}
+	}
+	return out
+}
+
+// variantBlock is a data block of def named label, setting args and the
+// extra lines given.
+func variantBlock(def *dataSourceDef, label string, args map[string]tftypes.Value, extra string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "data \"joinit_%s\" %q {\n", def.name, label)
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		fmt.Fprintf(&b, "  %s = %s\n", name, hclValue(args[name]))
+	}
+	b.WriteString(extra + "}\n")
+	return b.String()
+}
+
+// variantLabel is a variant's name as a Terraform label: fields_id, include_records_false.
+func variantLabel(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, strings.ReplaceAll(name, ", ", "_"))
+}
+
+// hclValue writes a bool, number or list of strings as HCL.
+func hclValue(v tftypes.Value) string {
+	switch j := stateJSON(v).(type) {
+	case bool:
+		return strconv.FormatBool(j)
+	case json.Number:
+		return j.String()
+	default:
+		var elems []tftypes.Value
+		_ = v.As(&elems)
+		quoted := make([]string, len(elems))
+		for i, e := range elems {
+			var s string
+			_ = e.As(&s)
+			quoted[i] = strconv.Quote(s)
+		}
+		return "[" + strings.Join(quoted, ", ") + "]"
+	}
+}
+
+// stateJSON is a value as Terraform's JSON output writes it, decoded into
+// Go values (json.Number for numbers), for comparing with an output.
+func stateJSON(v tftypes.Value) any {
+	if v.IsNull() {
+		return nil
+	}
+	switch {
+	case v.Type().Is(tftypes.String):
+		var s string
+		_ = v.As(&s)
+		return s
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		_ = v.As(&b)
+		return b
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		_ = v.As(&f)
+		return json.Number(f.Text('f', -1))
+	case v.Type().Is(tftypes.Object{}):
+		var attrs map[string]tftypes.Value
+		_ = v.As(&attrs)
+		out := map[string]any{}
+		for k, a := range attrs {
+			out[k] = stateJSON(a)
+		}
+		return out
+	default: // lists and sets
+		var elems []tftypes.Value
+		_ = v.As(&elems)
+		out := make([]any, len(elems))
+		for i, e := range elems {
+			out[i] = stateJSON(e)
+		}
+		return out
+	}
 }

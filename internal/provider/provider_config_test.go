@@ -199,26 +199,23 @@ data "joinit_memberships" "m" {}
 	})
 }
 
-// guardedConfig reads every data source, the lean and fields reads too,
-// under the organization guard.
+// guardedConfig reads every registered data source, in each of its
+// coverageVariants (the lean and masked reads among them), under the
+// organization guard.
 func guardedConfig(url, org string) string {
-	return `
+	config := `
 provider "joinit" {
   base_url        = "` + url + `"
   access_token    = "` + sandbox.DefaultToken + `"
   organization_id = "` + org + `"
 }
-data "joinit_memberships" "lean" {
-  status          = 100
-  include_records = false
-}
-data "joinit_memberships" "fields" {
-  fields = ["email"]
-}
-data "joinit_payments" "all" {}
-data "joinit_groups" "all" {}
-data "joinit_org_metrics" "all" {}
 `
+	for _, d := range registeredTests() {
+		for name, args := range coverageVariants(d.def) {
+			config += variantBlock(d.def, variantLabel(name), args, "")
+		}
+	}
+	return config
 }
 
 func TestAccProvider_organizationGuardPasses(t *testing.T) {
@@ -230,7 +227,7 @@ func TestAccProvider_organizationGuardPasses(t *testing.T) {
 			Config: guardedConfig(url, s.OrganizationID()),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.joinit_memberships.fields", tfjsonpath.New("ids"), knownvalue.ListSizeExact(20)),
-				statecheck.ExpectKnownValue("data.joinit_groups.all", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3)),
+				statecheck.ExpectKnownValue("data.joinit_groups.defaults", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3)),
 			},
 		}},
 	})
