@@ -69,7 +69,3 @@ func wantGroup(t *testing.T, raw []byte) map[string]any {
 	}
 	return map[string]any{"id": id, "organization_id": f.text(t, "organization_id"), "name": f.text(t, "name"), "raw_json": string(raw)}
 }
-
-func TestAccFastPathEqualsFramework_groups(t *testing.T) {
-	testFastPathEqualsFramework(t, groupsDef, `page_size = 5`)
-}

@@ -334,15 +334,6 @@ func wantIDsAndEmails(t *testing.T, records [][]byte) (ids, emails []any) {
 	return ids, emails
 }
 
-func TestAccFastPathEqualsFramework_memberships(t *testing.T) {
-	testFastPathEqualsFramework(t, membershipsDef, `include_raw_json = true
-  page_size = 7`)
-}
-
-func TestAccFastPathEqualsFramework_membershipsLean(t *testing.T) {
-	testFastPathEqualsFramework(t, membershipsDef, `include_records = false`)
-}
-
 func TestAccFastPathEqualsFramework_membershipsFields(t *testing.T) {
 	testFastPathEqualsFramework(t, membershipsDef, `fields = ["profile", "email", "status", "raw_json", "custom_answers"]
   include_raw_json = true

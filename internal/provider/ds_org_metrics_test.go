@@ -75,8 +75,3 @@ func wantOrgMetric(t *testing.T, raw []byte, includeRaw bool) map[string]any {
 	return map[string]any{"organization_id": f.text(t, "organization_id"), "metric_period_key": f.number(t, "metric_period_key"),
 		"active_memberships": f.number(t, "active_memberships"), "raw_json": rawOrNull(raw, includeRaw)}
 }
-
-func TestAccFastPathEqualsFramework_orgMetrics(t *testing.T) {
-	testFastPathEqualsFramework(t, orgMetricsDef, `include_raw_json = true
-  page_size = 4`)
-}

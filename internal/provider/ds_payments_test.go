@@ -87,11 +87,3 @@ func wantPayment(t *testing.T, raw []byte, includeRaw bool) map[string]any {
 	}
 	return m
 }
-
-func TestAccFastPathEqualsFramework_paymentsFields(t *testing.T) {
-	testFastPathEqualsFramework(t, paymentsDef, `fields = ["total", "membership_ids", "id"]`)
-}
-
-func TestAccFastPathEqualsFramework_payments(t *testing.T) {
-	testFastPathEqualsFramework(t, paymentsDef, `include_raw_json = true`)
-}

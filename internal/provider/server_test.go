@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -253,6 +255,31 @@ var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"joinit": func() (tfprotov6.ProviderServer, error) {
 		return providerserver.NewProtocol6WithError(newProvider("test"))()
 	},
+}
+
+// The fast path's state equals the framework's, on real Terraform, for
+// every registered data source in each of its coverageVariants, in pages
+// of 5. A data source's own arguments (filters) add cases of its own in
+// its test file.
+func TestAccFastPathEqualsFramework(t *testing.T) {
+	for _, d := range registeredTests() {
+		for name, args := range coverageVariants(d.def) {
+			args = maps.Clone(args)
+			args["page_size"] = tftypes.NewValue(tftypes.Number, 5)
+			t.Run(d.def.name+"/"+variantLabel(name), func(t *testing.T) {
+				testFastPathEqualsFramework(t, d.def, variantArgs(args))
+			})
+		}
+	}
+}
+
+// variantArgs are args as the lines of a data block.
+func variantArgs(args map[string]tftypes.Value) string {
+	var lines []string
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		lines = append(lines, name+" = "+hclValue(args[name]))
+	}
+	return strings.Join(lines, "\n  ")
 }
 
 // testFastPathEqualsFramework serves the edge records followed by some of
