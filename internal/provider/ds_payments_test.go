@@ -46,7 +46,6 @@ data "joinit_payments" "all" {
 
 var _ = registerDataSourceTest(dsTest{
 	def: paymentsDef, edge: edgePayments,
-	nullUnlessSet: []string{"timeouts", "fields", "records"},
 	everyAttribute: func(t *testing.T, recs [][]byte, _ *sandbox.Server) []attrCase {
 		return []attrCase{
 			{"fields", `fields = ["membership_ids", "total", "id", "raw_json"]

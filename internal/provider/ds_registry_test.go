@@ -31,8 +31,9 @@ type dsTest struct {
 	// edge are hand-written records at the edges the sandbox's generated
 	// records do not reach.
 	edge []string
-	// nullUnlessSet are the attributes TestAccEveryAttribute expects null
-	// when a case does not set them ("timeouts" always is).
+	// nullUnlessSet are the attributes of its own TestAccEveryAttribute
+	// expects null when a case does not set them (timeouts always is, and
+	// fields and records of a data source with fields).
 	nullUnlessSet []string
 	// everyAttribute are the reads of TestAccEveryAttribute: each a
 	// configuration of the data source reading recs, and the whole state

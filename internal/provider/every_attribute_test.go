@@ -57,7 +57,11 @@ func everyAttribute(t *testing.T, held func(dsTest) ([][]byte, *sandbox.Server))
 		for _, c := range d.everyAttribute(t, recs, sb) {
 			// Arguments a case does not set are null, and so are records
 			// without fields.
-			for _, name := range append(d.nullUnlessSet, "timeouts") {
+			null := append([]string{"timeouts"}, d.nullUnlessSet...)
+			if d.def.fields != nil {
+				null = append(null, "fields", "records")
+			}
+			for _, name := range null {
 				if _, set := c.want[name]; !set {
 					c.want[name] = nil
 				}
