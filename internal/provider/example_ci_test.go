@@ -24,10 +24,10 @@ func TestAccExample_ciPlan(t *testing.T) {
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
 	t.Parallel()
-	s, url := startSandbox(t, sandbox.Options{Seed: 62, Memberships: 40})
-	status := 100
+	s, tf := startExample(t, "use-cases/ci-plan", sandbox.Options{Seed: 62, Memberships: 40})
+	active := s.MembershipsJSON(ptr(100))
 	var emails []string
-	for _, raw := range s.MembershipsJSON(&status) {
+	for _, raw := range active {
 		var m struct{ Email *string }
 		if err := json.Unmarshal(raw, &m); err != nil {
 			t.Fatal(err)
@@ -36,13 +36,9 @@ func TestAccExample_ciPlan(t *testing.T) {
 			emails = append(emails, *m.Email)
 		}
 	}
-	active := len(s.MembershipsJSON(&status))
 	if len(emails) == 0 {
 		t.Fatal("the sandbox has no active member with an address")
 	}
-	tf := newCLITerraform(t, copyExample(t, "use-cases/ci-plan"), map[string]string{
-		envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID(),
-	})
 	ctx := context.Background()
 	if _, err := tf.Plan(ctx, tfexec.Out("plan"), tfexec.Var("min_active_members=1")); err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, tf.output())
@@ -57,37 +53,20 @@ func TestAccExample_ciPlan(t *testing.T) {
 			t.Fatalf("the plan log holds the address %q", e)
 		}
 	}
-	plan, err := tf.ShowPlanFile(ctx, "plan")
-	if err != nil {
-		t.Fatal(err)
+	if got := plannedOutput(t, tf, "plan", "active_member_count"); got != strconv.Itoa(len(active)) {
+		t.Fatalf("active_member_count = %s, want %d", got, len(active))
 	}
-	count, _ := json.Marshal(plan.PlannedValues.Outputs["active_member_count"].Value)
-	if string(count) != strconv.Itoa(active) {
-		t.Fatalf("active_member_count = %s, want %d", count, active)
-	}
-	sorted := sortedUnique(emails)
-	sum := sha256.Sum256([]byte(strings.Join(sorted, "\n")))
-	if got := plan.PlannedValues.Outputs["active_member_emails_sha256"].Value; got != hex.EncodeToString(sum[:]) {
-		t.Fatalf("active_member_emails_sha256 = %v, want the hash of the %d sorted addresses", got, len(sorted))
+	// The emails attribute's addresses: distinct, sorted.
+	slices.Sort(emails)
+	emails = slices.Compact(emails)
+	sum := sha256.Sum256([]byte(strings.Join(emails, "\n")))
+	if got := plannedOutput(t, tf, "plan", "active_member_emails_sha256"); got != strconv.Quote(hex.EncodeToString(sum[:])) {
+		t.Fatalf("active_member_emails_sha256 = %s, want the hash of the %d sorted addresses", got, len(emails))
 	}
 
-	_, err = tf.Plan(ctx, tfexec.Var("min_active_members="+strconv.Itoa(active+1)))
+	_, err = tf.Plan(ctx, tfexec.Var("min_active_members="+strconv.Itoa(len(active)+1)))
 	out := strings.Join(strings.Fields(tf.output()), " ")
 	if err == nil || !strings.Contains(out, "fewer than min_active_members") {
 		t.Fatalf("a floor above the organization did not stop the plan: %v\n%s", err, out)
 	}
-}
-
-// sortedUnique sorts values and drops repeats, as the emails attribute is.
-func sortedUnique(values []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, v := range values {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	slices.Sort(out)
-	return out
 }

@@ -22,15 +22,11 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
 	t.Parallel()
-	s, url := startSandbox(t, sandbox.Options{Seed: 61, Memberships: 80})
-	status := 100
-	active := len(s.MembershipsJSON(&status))
+	s, tf := startExample(t, "use-cases/sso-group-sync", sandbox.Options{Seed: 61, Memberships: 80})
+	active := len(s.MembershipsJSON(ptr(100)))
 	if active == 0 {
 		t.Fatal("the sandbox has no active memberships to sync")
 	}
-	tf := newCLITerraform(t, copyExample(t, "use-cases/sso-group-sync"), map[string]string{
-		envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID(),
-	})
 	ctx := context.Background()
 	if err := tf.Get(ctx); err != nil {
 		t.Fatalf("terraform get: %v\n%s", err, tf.output())
@@ -39,12 +35,7 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 	if _, err := tf.Plan(ctx, tfexec.Out("plan")); err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, tf.output())
 	}
-	plan, err := tf.ShowPlanFile(ctx, "plan")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := json.Marshal(plan.PlannedValues.Outputs["active_membership_count"].Value)
-	if string(got) != strconv.Itoa(active) {
+	if got := plannedOutput(t, tf, "plan", "active_membership_count"); got != strconv.Itoa(active) {
 		t.Fatalf("active_membership_count = %s, want %d", got, active)
 	}
 	tf.output()
@@ -71,6 +62,32 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 			}
 		}
 	}
+}
+
+// startExample copies a published example to a directory of its own and
+// readies Terraform there against a sandbox of its own, whose address,
+// token and organization it takes from the environment, as the examples'
+// workflows give them.
+func startExample(t *testing.T, example string, opts sandbox.Options) (*sandbox.Server, *cliTerraform) {
+	t.Helper()
+	s, url := startSandbox(t, opts)
+	return s, newCLITerraform(t, copyExample(t, example), map[string]string{
+		envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID(),
+	})
+}
+
+// plannedOutput is a root output of a saved plan, as JSON text.
+func plannedOutput(t *testing.T, tf *cliTerraform, planFile, name string) string {
+	t.Helper()
+	plan, err := tf.ShowPlanFile(context.Background(), planFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(plan.PlannedValues.Outputs[name].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 // acceptance reports whether acceptance tests were asked for.
