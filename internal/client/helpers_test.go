@@ -86,6 +86,7 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // arrival is one request a fake API received.
 type arrival struct {
+	seq   int // the request's number at the server, from 1
 	at    time.Time
 	path  string
 	page  int
@@ -115,6 +116,7 @@ func newFakeAPI(t testing.TB, h func(w http.ResponseWriter, r *http.Request, a a
 			a.size, _ = strconv.Atoi(q.Get("limit"))
 		}
 		f.mu.Lock()
+		a.seq = len(f.arrivals) + 1
 		f.arrivals = append(f.arrivals, a)
 		f.mu.Unlock()
 		h(w, r, a)

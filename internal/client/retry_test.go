@@ -215,14 +215,8 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 
 func TestRetryAfterOn503AndPastDate(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	n := 0
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		switch k {
+		switch a.seq {
 		case 1:
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(http.StatusServiceUnavailable)
