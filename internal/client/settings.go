@@ -62,19 +62,6 @@ func Word(err error, name Namer) string {
 	return msg
 }
 
-// Concerns are the settings err names, outermost error first.
-func Concerns(err error) []Setting {
-	var out []Setting
-	for _, e := range chain(err) {
-		if w, ok := e.(settingsError); ok {
-			var named []Setting
-			w.wordWith(func(s Setting) string { named = append(named, s); return "" })
-			out = append(out, named...)
-		}
-	}
-	return out
-}
-
 // chain is err and every error it wraps, outermost first.
 func chain(err error) []error {
 	var out []error

@@ -11,7 +11,7 @@ import (
 
 // An error's settings are values: Error names Config's fields, and Word
 // names them as the caller does, where the error stands in a wrapped
-// message; Concerns lists them.
+// message.
 func TestErrorsNameSettingsAsValues(t *testing.T) {
 	t.Parallel()
 	upper := func(s Setting) string { return strings.ToUpper(s.Field) + "/" + s.Key }
@@ -31,10 +31,11 @@ func TestErrorsNameSettingsAsValues(t *testing.T) {
 		{ValidatePath("groups", "/https://x/groups"), []Setting{SettingBaseURL}},
 	} {
 		wrapped := fmt.Errorf("groups page 1: the request failed: %w", tc.err)
-		if got := Concerns(wrapped); !slices.Equal(got, tc.want) {
-			t.Errorf("%T %v: concerns %v, want %v", tc.err, tc.err, got, tc.want)
+		var named []Setting
+		worded := Word(wrapped, func(s Setting) string { named = append(named, s); return upper(s) })
+		if !slices.Equal(named, tc.want) {
+			t.Errorf("%T %v: names %v, want %v", tc.err, tc.err, named, tc.want)
 		}
-		worded := Word(wrapped, upper)
 		if !strings.HasPrefix(worded, "groups page 1: the request failed: ") {
 			t.Errorf("the wrapping text is lost: %s", worded)
 		}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"math/big"
 	"strconv"
 	"time"
 
@@ -82,21 +81,29 @@ func intSetting(sp intSettingSpec) setting {
 		Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d.", sp.def, sp.min, sp.max),
 		Validators:  []validator.Int64{int64validator.Between(sp.min, sp.max)}}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
-		n := sp.def
-		if !v.IsNull() {
-			var f big.Float
-			if err := v.As(&f); err != nil {
-				return &settingError{"Invalid " + sp.name, err.Error()}
-			}
-			var acc big.Accuracy
-			if n, acc = f.Int64(); acc != big.Exact || n < sp.min || n > sp.max {
-				return &settingError{"Invalid " + sp.name, fmt.Sprintf("must be a whole number from %d to %d, got %s", sp.min, sp.max, f.Text('g', -1))}
-			}
+		// The data-source arguments' parse, with its bounds check.
+		n, err := argumentOf(sp.name, v).int64Value(intSpec{name: sp.name, def: &sp.def, min: sp.min, max: sp.max})
+		if err != nil {
+			return invalidSetting(sp.name, err)
 		}
-		sp.use(n, c)
+		sp.use(*n, c)
 		return nil
 	}
 	return s
+}
+
+// argumentOf is a setting's value as the one argument of a configuration,
+// for the parses data-source arguments use.
+func argumentOf(name string, v tftypes.Value) arguments {
+	return arguments{attrs: map[string]tftypes.Value{name: v}}
+}
+
+// invalidSetting reports an argument's parse error against its setting.
+func invalidSetting(name string, err error) *settingError {
+	if bad, ok := err.(*argError); ok { //nolint:errorlint // the parses return it unwrapped
+		return &settingError{"Invalid " + name, bad.msg}
+	}
+	return &settingError{"Invalid " + name, err.Error()}
 }
 
 // durationSetting declares a Go duration ("60s") with a default, by the
@@ -129,13 +136,11 @@ func seconds(d time.Duration) string { return fmt.Sprintf("`%ds`", int64(d/time.
 func boolSetting(name string, def bool, desc string, use func(bool, *configuration)) setting {
 	s := setting{name: name, attribute: schema.BoolAttribute{Optional: true, Description: desc + " Default " + strconv.FormatBool(def) + "."}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
-		b := def
-		if !v.IsNull() {
-			if err := v.As(&b); err != nil {
-				return &settingError{"Invalid " + name, err.Error()}
-			}
+		b, err := argumentOf(name, v).boolValue(name, def)
+		if err != nil {
+			return invalidSetting(name, err)
 		}
-		use(b, c)
+		use(*b, c)
 		return nil
 	}
 	return s
