@@ -1,6 +1,10 @@
 package client
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+)
 
 // accumulator keeps records in API order, each once.
 type accumulator[T any, PT interface {
@@ -24,12 +28,12 @@ func newAccumulator[T any, PT interface {
 // Records shift when the data changes during a read, so one can show up on
 // two pages; it is kept at its first position. Records without an id (org
 // metrics) are always kept: two equal ones are two legitimate records.
-func (a *accumulator[T, PT]) keep(records []decodedRecord[T], keepRaw bool) int {
+func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) int {
 	fresh := 0
 	for i := range records {
 		d := &records[i]
-		a.guard.see(PT(&d.rec))
-		if key := PT(&d.rec).dedupKey(); key != "" {
+		a.guard.see(PT(&d.Rec))
+		if key := PT(&d.Rec).dedupKey(); key != "" {
 			if _, dup := a.seen[key]; dup {
 				a.duplicates++
 				continue
@@ -37,9 +41,9 @@ func (a *accumulator[T, PT]) keep(records []decodedRecord[T], keepRaw bool) int 
 			a.seen[key] = struct{}{}
 		}
 		if keepRaw {
-			PT(&d.rec).setRaw(d.raw)
+			PT(&d.Rec).setRaw(d.Raw)
 		}
-		a.out = append(a.out, d.rec)
+		a.out = append(a.out, d.Rec)
 		fresh++
 	}
 	return fresh

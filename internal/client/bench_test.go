@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -19,7 +20,7 @@ func BenchmarkDecodeMembershipPage(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeArray[Membership](body, false, nil); err != nil {
+		if _, err := pagejson.DecodeArray[Membership](body, false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -29,14 +30,14 @@ func BenchmarkDecodeMembershipPage(b *testing.B) {
 // does: summaries, _id and email only.
 func BenchmarkDecodeMembershipPageLean(b *testing.B) {
 	body := benchPage(1000)
-	only, err := newFieldMask[MembershipSummary]([]string{"email"})
+	only, err := pagejson.NewMask[MembershipSummary]([]string{"email"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeArray[MembershipSummary](body, false, only); err != nil {
+		if _, err := pagejson.DecodeArray[MembershipSummary](body, false, only); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // decodedPage is one decoded page of a list endpoint.
 type decodedPage[T any] struct {
-	records  []decodedRecord[T]
+	records  []pagejson.Record[T]
 	digest   uint64 // of the page's records, to notice a page served twice
 	body     []byte // what the records' raw JSON refers to, recycled once they are kept
 	question string // the URL asked: the run's answers are compared by it
@@ -33,7 +34,7 @@ var errDataChanged = errors.New("the data changed during the read")
 func readCountPages[T any, PT interface {
 	*T
 	record
-}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only fieldMask) ([]T, error) {
+}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only pagejson.Mask) ([]T, error) {
 	start := time.Now()
 	r := newCountReader[T, PT](ctx, c, req, keepRaw, only, c.cfg.MaxConcurrency)
 	err := r.read()
@@ -76,7 +77,7 @@ type countReader[T any, PT interface {
 	c           *Client
 	req         pageRequest
 	keepRaw     bool
-	only        fieldMask // the fields decoded; nil: all
+	only        pagejson.Mask // the fields decoded; nil: all
 	maxInFlight int
 	acc         *accumulator[T, PT]
 	digests     map[uint64]int // page digest -> first page it was seen on
@@ -110,7 +111,7 @@ type countReader[T any, PT interface {
 func newCountReader[T any, PT interface {
 	*T
 	record
-}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only fieldMask, maxInFlight int) *countReader[T, PT] {
+}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only pagejson.Mask, maxInFlight int) *countReader[T, PT] {
 	return &countReader[T, PT]{
 		ctx: ctx, c: c, req: req, keepRaw: keepRaw, only: only, maxInFlight: maxInFlight,
 		acc:      newAccumulator[T, PT](c.newOrgGuard(req.endpoint)),
@@ -254,10 +255,10 @@ func (r *countReader[T, PT]) checkShortFirstPage() error {
 func answerOf[T any, PT interface {
 	*T
 	record
-}](recs []decodedRecord[T], digest uint64) answer {
+}](recs []pagejson.Record[T], digest uint64) answer {
 	ids := newIDsHash()
 	for i := range recs {
-		id := PT(&recs[i].rec).dedupKey()
+		id := PT(&recs[i].Rec).dedupKey()
 		if id == "" {
 			return answer{digest: digest, records: len(recs)}
 		}
@@ -382,10 +383,10 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()
 			recycleBody(body) // the repaired copy is decoded instead
 			body = fixed
 		}
-		recs, err := decodeArray[T, PT](body, r.keepRaw, r.only)
+		recs, err := pagejson.DecodeArray[T](body, r.keepRaw, r.only)
 		if err != nil {
 			recycleBody(body)
-			return r.c.withoutToken(err)
+			return r.c.withoutToken(r.c.describeBody(err))
 		}
 		digest := digestOf(body)
 		p = decodedPage[T]{records: recs, digest: digest, body: body, question: q.url(r.c.base), said: answerOf[T, PT](recs, digest), asked: q.size}

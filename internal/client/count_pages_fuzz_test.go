@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,12 +19,12 @@ import (
 const fuzzPageSize = 3
 
 // decodeFuzzPage is the page decoder under test, with raw JSON kept.
-func decodeFuzzPage(body []byte) ([]decodedRecord[Membership], error) {
-	return decodeArray[Membership](body, true, nil)
+func decodeFuzzPage(body []byte) ([]pagejson.Record[Membership], error) {
+	return pagejson.DecodeArray[Membership](body, true, nil)
 }
 
 // leanMask is the lean read's mask: ids and e-mails.
-var leanMask, _ = newFieldMask[Membership]([]string{"email"})
+var leanMask, _ = pagejson.NewMask[Membership]([]string{"email"})
 
 // FuzzDecodeCountPage feeds arbitrary bytes to the count-style page decoder
 // and the accumulator. It must never panic, and what it accepts must be a
@@ -68,23 +69,23 @@ func FuzzDecodeCountPage(f *testing.F) {
 		}
 		// The lean decoder accepts whatever the full one does, and agrees
 		// on the fields it decodes.
-		lean, err := decodeArray[Membership](body, false, leanMask)
+		lean, err := pagejson.DecodeArray[Membership](body, false, leanMask)
 		if err != nil || len(lean) != len(recs) {
 			t.Fatalf("the lean decoder got %d records (%v) where the full one got %d", len(lean), err, len(recs))
 		}
 		for i := range lean {
-			if l, f := lean[i].rec, recs[i].rec; deref(l.ID) != deref(f.ID) || (l.ID == nil) != (f.ID == nil) || deref(l.Email) != deref(f.Email) || (l.Email == nil) != (f.Email == nil) {
+			if l, f := lean[i].Rec, recs[i].Rec; deref(l.ID) != deref(f.ID) || (l.ID == nil) != (f.ID == nil) || deref(l.Email) != deref(f.Email) || (l.Email == nil) != (f.Email == nil) {
 				t.Fatalf("record %d: lean id %v email %v, full id %v email %v", i, l.ID, l.Email, f.ID, f.Email)
 			}
 		}
 		keys := make([]string, len(recs))
 		for i, d := range recs {
-			if !bytes.HasPrefix(bytes.TrimSpace(d.raw), []byte("{")) || !json.Valid(d.raw) {
-				t.Fatalf("record %d raw %q is not a JSON object", i, d.raw)
+			if !bytes.HasPrefix(bytes.TrimSpace(d.Raw), []byte("{")) || !json.Valid(d.Raw) {
+				t.Fatalf("record %d raw %q is not a JSON object", i, d.Raw)
 			}
 			// Field names match exactly ("_Id" is another field).
 			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(d.raw, &obj); err != nil {
+			if err := json.Unmarshal(d.Raw, &obj); err != nil {
 				t.Fatalf("record %d: %v", i, err)
 			}
 			var id *string
@@ -93,10 +94,10 @@ func FuzzDecodeCountPage(f *testing.F) {
 					t.Fatalf("record %d: accepted _id %s", i, v)
 				}
 			}
-			if deref(id) != deref(d.rec.ID) || (id == nil) != (d.rec.ID == nil) {
-				t.Fatalf("record %d id %v, raw says %v", i, d.rec.ID, id)
+			if deref(id) != deref(d.Rec.ID) || (id == nil) != (d.Rec.ID == nil) {
+				t.Fatalf("record %d id %v, raw says %v", i, d.Rec.ID, id)
 			}
-			keys[i] = deref(d.rec.ID)
+			keys[i] = deref(d.Rec.ID)
 		}
 
 		acc := newAccumulator[Membership](orgGuard{})

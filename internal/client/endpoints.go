@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // ListOptions are the options every list read takes.
@@ -44,11 +45,11 @@ func readList[T any, PT interface {
 	if err != nil {
 		return nil, err
 	}
-	only, err := newFieldMask[T](c.withOrganizationField(o.Fields))
+	only, err := pagejson.NewMask[T](c.withOrganizationField(o.Fields))
 	if err != nil {
 		return nil, err
 	}
-	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+kind+"|"+only.key(), func(ctx context.Context) ([]T, error) {
+	return get(ctx, c.cache, cacheKey(req, o.KeepRaw)+"|"+kind+"|"+only.Key(), func(ctx context.Context) ([]T, error) {
 		return readAtEitherPath(ctx, c, req, func(req pageRequest) ([]T, error) {
 			return readCountPages[T, PT](ctx, c, req, o.KeepRaw, only)
 		})

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"reflect"
 	"runtime"
 	"strings"
@@ -16,26 +17,26 @@ import (
 func TestMaskedDecodeEqualsFullDecodeOnMaskedFields(t *testing.T) {
 	t.Parallel()
 	page := sandbox.New(sandbox.Options{Seed: 5, Memberships: 40}).MembershipsArrayJSON(nil)
-	full, err := decodeArray[Membership](page, false, nil)
+	full, err := pagejson.DecodeArray[Membership](page, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	typ := reflect.TypeFor[Membership]()
-	for name, index := range jsonFieldIndex(typ) {
-		only, err := newFieldMask[Membership]([]string{name})
+	for name, index := range pagejson.FieldIndex(typ) {
+		only, err := pagejson.NewMask[Membership]([]string{name})
 		if err != nil {
 			t.Fatal(err)
 		}
-		masked, err := decodeArray[Membership](page, false, only)
+		masked, err := pagejson.DecodeArray[Membership](page, false, only)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		set := 0
 		for i := range full {
 			want := reflect.New(typ).Elem()
-			want.Field(index).Set(reflect.ValueOf(full[i].rec).Field(index))
-			want.FieldByName("ID").Set(reflect.ValueOf(full[i].rec.ID))
-			if got := reflect.ValueOf(masked[i].rec); !reflect.DeepEqual(got.Interface(), want.Interface()) {
+			want.Field(index).Set(reflect.ValueOf(full[i].Rec).Field(index))
+			want.FieldByName("ID").Set(reflect.ValueOf(full[i].Rec.ID))
+			if got := reflect.ValueOf(masked[i].Rec); !reflect.DeepEqual(got.Interface(), want.Interface()) {
 				t.Fatalf("mask %q, record %d:\n got %+v\nwant %+v", name, i, got.Interface(), want.Interface())
 			}
 			if !want.Field(index).IsNil() {
@@ -60,12 +61,12 @@ func TestLeanDecodeSkipsUnknownAndHugeFields(t *testing.T) {
 	  {"_id":"c","email":null,"status":"not a number in a skipped field"},
 	  {"email":"d@example.com","_id":"d","email":"d2@example.com"}
 	]`, huge, huge, nested, huge))
-	only, err := newFieldMask[Membership]([]string{"email"})
+	only, err := pagejson.NewMask[Membership]([]string{"email"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []decodedRecord[Membership]
-	allocated := allocatedBy(func() { recs, err = decodeArray[Membership](page, false, only) })
+	var recs []pagejson.Record[Membership]
+	allocated := allocatedBy(func() { recs, err = pagejson.DecodeArray[Membership](page, false, only) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestLeanDecodeSkipsUnknownAndHugeFields(t *testing.T) {
 		t.Fatalf("%d records, want %d", len(recs), len(want))
 	}
 	for i, w := range want {
-		r := recs[i].rec
+		r := recs[i].Rec
 		if deref(r.ID) != w.id || deref(r.Email) != w.email || (w.email == "") != (r.Email == nil) {
 			t.Errorf("record %d: id %v email %v, want %q %q", i, r.ID, r.Email, w.id, w.email)
 		}
@@ -89,7 +90,7 @@ func TestLeanDecodeSkipsUnknownAndHugeFields(t *testing.T) {
 	}
 	// Without the mask the same page allocates the huge fields: the
 	// measure above can see them.
-	if full := allocatedBy(func() { _, _ = decodeArray[Membership](page, false, nil) }); full < 4<<20 {
+	if full := allocatedBy(func() { _, _ = pagejson.DecodeArray[Membership](page, false, nil) }); full < 4<<20 {
 		t.Errorf("the full decode allocated only %d bytes; the allocation check cannot tell", full)
 	}
 }
@@ -106,7 +107,7 @@ func allocatedBy(f func()) uint64 {
 // skipped one is not read, but the page must still be JSON.
 func TestMaskedDecodeErrors(t *testing.T) {
 	t.Parallel()
-	only, _ := newFieldMask[Membership]([]string{"email"})
+	only, _ := pagejson.NewMask[Membership]([]string{"email"})
 	cases := []struct {
 		page, want string
 	}{
@@ -115,12 +116,12 @@ func TestMaskedDecodeErrors(t *testing.T) {
 		{`[{"_id":"a","email":"x"`, "truncated"},
 	}
 	for _, tc := range cases {
-		_, err := decodeArray[Membership]([]byte(tc.page), false, only)
+		_, err := pagejson.DecodeArray[Membership]([]byte(tc.page), false, only)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to say %q", tc.page, err, tc.want)
 		}
 	}
-	if _, err := newFieldMask[Membership]([]string{"membership_id"}); err == nil || !strings.Contains(err.Error(), `"membership_id"`) {
+	if _, err := pagejson.NewMask[Membership]([]string{"membership_id"}); err == nil || !strings.Contains(err.Error(), `"membership_id"`) {
 		t.Errorf("an unknown field name: error %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // Membership is one membership record.
@@ -128,13 +129,13 @@ func readMemberships[T any, PT interface {
 		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
 	}
 	if q.Status != nil {
-		fields = withMember(fields, "status") // checked on every record below
+		fields = pagejson.WithMember(fields, "status") // checked on every record below
 	}
-	only, err := newFieldMask[T](c.withOrganizationField(fields))
+	only, err := pagejson.NewMask[T](c.withOrganizationField(fields))
 	if err != nil {
 		return nil, err
 	}
-	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+kind+"|"+only.key(), func(ctx context.Context) ([]T, error) {
+	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+kind+"|"+only.Key(), func(ctx context.Context) ([]T, error) {
 		ms, err := readCountPages[T, PT](ctx, c, req, q.KeepRaw, only)
 		if err != nil || q.Status == nil {
 			return ms, err

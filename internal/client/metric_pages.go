@@ -2,22 +2,13 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
-
-// metadataPage is the object the limit-style endpoints answer: results,
-// page, limit and totalPages, as the specification describes it.
-type metadataPage struct {
-	Results    jsontext.Value `json:"results"` // nil when absent, "null" when null
-	Page       *int           `json:"page"`
-	Limit      *int           `json:"limit"`
-	TotalPages *int           `json:"totalPages"`
-}
 
 type decodedMetricsPage struct {
 	decodedPage[OrgMetric]
@@ -83,7 +74,7 @@ func (m *metricsReader) fetch(ctx context.Context, page int, bytesIn func()) (de
 		body = m.c.repairText(ctx, body, r.endpoint, page)
 		var err error
 		if p, err = decodeMetadataPage(body, page, m.keepRaw); err != nil {
-			return m.c.withoutToken(err)
+			return m.c.withoutToken(m.c.describeBody(err))
 		}
 		p.question = r.url(m.c.base)
 		return nil
@@ -159,42 +150,26 @@ func (m *metricsReader) step(page int, p decodedMetricsPage, fetchErr error) (pa
 	return pagePlan{done: true}, nil
 }
 
-// decodeMetadataPage checks the metadata object and decodes its results.
+// decodeMetadataPage decodes a page of org metrics. A page that names
+// another page than was asked for is a server not advancing, not a passing
+// fault: it is not retried.
 func decodeMetadataPage(body []byte, asked int, keepRaw bool) (decodedMetricsPage, error) {
-	if err := expectStart(body, '{'); err != nil {
+	m, err := pagejson.DecodeMetadata[OrgMetric](body, asked, keepRaw)
+	var other *pagejson.OtherPageError
+	if errors.As(err, &other) {
+		return decodedMetricsPage{}, fmt.Errorf("%v; it is not advancing through pages: %w", other, ErrNotAdvancing)
+	}
+	if err != nil {
 		return decodedMetricsPage{}, err
 	}
-	var m metadataPage
-	if err := jsonv2.Unmarshal(body, &m); err != nil {
-		return decodedMetricsPage{}, describeJSONError(err)
-	}
-	switch {
-	case m.Results == nil:
-		return decodedMetricsPage{}, fmt.Errorf("the response has no results array")
-	case m.TotalPages == nil:
-		return decodedMetricsPage{}, fmt.Errorf("the response has no totalPages")
-	case *m.TotalPages < 0:
-		return decodedMetricsPage{}, fmt.Errorf("totalPages is negative (%d)", *m.TotalPages)
-	case m.Page == nil:
-		return decodedMetricsPage{}, fmt.Errorf("the response has no page number")
-	case *m.Page != asked:
-		return decodedMetricsPage{}, fmt.Errorf("the server answered page %d when page %d was asked for; it is not advancing through pages: %w", *m.Page, asked, ErrNotAdvancing)
-	}
-	recs, err := decodeArray[OrgMetric](m.Results, keepRaw, nil)
-	if err != nil {
-		return decodedMetricsPage{}, fmt.Errorf("results: %w", err)
-	}
-	if *m.TotalPages == 0 && len(recs) > 0 {
-		return decodedMetricsPage{}, fmt.Errorf("totalPages is 0 but the page holds %d results", len(recs))
-	}
-	p := decodedMetricsPage{totalPages: *m.TotalPages}
-	p.records = recs
+	p := decodedMetricsPage{totalPages: m.TotalPages}
+	p.records = m.Records
 	// Two answers agree when they hold the same results and the same
 	// totalPages.
 	var h maphash.Hash
 	h.SetSeed(digestSeed)
 	h.Write(m.Results)
-	fmt.Fprintf(&h, "|%d", *m.TotalPages)
-	p.said = answer{digest: h.Sum64(), records: len(recs)}
+	fmt.Fprintf(&h, "|%d", m.TotalPages)
+	p.said = answer{digest: h.Sum64(), records: len(m.Records)}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
@@ -98,5 +99,5 @@ func (c *Client) withOrganizationField(fields []string) []string {
 	if c.cfg.OrganizationID == "" {
 		return fields
 	}
-	return withMember(fields, "organization_id")
+	return pagejson.WithMember(fields, "organization_id")
 }

@@ -2,7 +2,9 @@ package client
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
@@ -15,10 +17,6 @@ func (c *Client) withoutToken(err error) error {
 	if err == nil {
 		return nil
 	}
-	var notJSON *notJSONError
-	if errors.As(err, &notJSON) {
-		notJSON.token = c.cfg.Token // its excerpt is redacted before it is cut
-	}
 	msg := err.Error()
 	clean := redact.Text(msg, 0, redact.Secret{Value: c.cfg.Token})
 	if clean == msg {
@@ -26,6 +24,26 @@ func (c *Client) withoutToken(err error) error {
 	}
 	return &redactedError{err: err, msg: clean}
 }
+
+// describeBody quotes the start of a body that is not JSON, redacted of the
+// token before it is cut to 40 characters, so no piece of a token that
+// straddles the cut survives; other decoding errors are returned as they are.
+func (c *Client) describeBody(err error) error {
+	var notJSON *pagejson.NotJSONError
+	if !errors.As(err, &notJSON) {
+		return err
+	}
+	return &notJSONError{err: notJSON, excerpt: redact.Text(notJSON.Start, 40, redact.Secret{Value: c.cfg.Token})}
+}
+
+// notJSONError is a body that is not JSON, with its redacted excerpt.
+type notJSONError struct {
+	err     *pagejson.NotJSONError
+	excerpt string
+}
+
+func (e *notJSONError) Error() string { return fmt.Sprintf("%v (it starts %q)", e.err, e.excerpt) }
+func (e *notJSONError) Unwrap() error { return e.err }
 
 // redactedError is an error whose message had the token removed.
 type redactedError struct {

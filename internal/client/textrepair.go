@@ -1,131 +1,19 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"unicode/utf8"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
-// Real member data holds text that is not valid Unicode: an emoji cut in
-// half leaves a lone UTF-16 surrogate escape ("\ud83d"), and some systems
-// store Latin-1 bytes. The decoder refuses both, which would fail the whole
-// read for one display name. Like encoding/json, the client replaces each
-// bad sequence with U+FFFD instead, and says at WARN how many values it
-// repaired. The repair runs on the page bytes, so raw_json shows it too.
-// Malformed JSON is not repaired: the decoder still reports it.
-
-// repairText returns body with its strings repaired, logging what it did.
+// repairText returns body with its strings repaired (pagejson.RepairStrings),
+// saying at WARN how many values it repaired.
 func (c *Client) repairText(ctx context.Context, body []byte, endpoint string, page int) []byte {
-	fixed, values := repairJSONStrings(body)
+	fixed, values := pagejson.RepairStrings(body)
 	if values > 0 {
 		c.cfg.Logger.Warn(ctx, "replaced text that is not valid Unicode with U+FFFD", map[string]any{
 			"endpoint": endpoint, "page": page, "values_repaired": values,
 		})
 	}
 	return fixed
-}
-
-// repairJSONStrings replaces invalid UTF-8 inside JSON strings with U+FFFD
-// and unpaired surrogate escapes with \ufffd, and returns how many string
-// values (member names and values alike) it changed. Bytes outside strings
-// are copied as they are. Valid input is returned as is, without copying.
-func repairJSONStrings(b []byte) ([]byte, int) {
-	if utf8.Valid(b) && !hasSurrogateEscape(b) {
-		return b, 0
-	}
-	out := make([]byte, 0, len(b)+16)
-	values := 0
-	inString, changed := false, false
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case !inString:
-			out = append(out, c)
-			inString, changed = c == '"', false
-			i++
-		case c == '"':
-			out = append(out, c)
-			inString = false
-			if changed {
-				values++
-			}
-			i++
-		case c == '\\':
-			n, repaired := escapeAt(b[i:])
-			if repaired {
-				out = append(out, `\ufffd`...)
-				changed = true
-			} else {
-				out = append(out, b[i:i+n]...)
-			}
-			i += n
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size <= 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
-				changed = true
-			} else {
-				out = append(out, b[i:i+size]...)
-			}
-			i += size
-		}
-	}
-	return out, values
-}
-
-// escapeAt looks at the escape sequence that starts e (e[0] is '\') and
-// returns its length, and whether it is an unpaired surrogate to replace.
-// A surrogate pair is one sequence of 12 bytes.
-func escapeAt(e []byte) (n int, unpaired bool) {
-	if len(e) < 6 || e[1] != 'u' {
-		return min(2, len(e)), false
-	}
-	r, ok := hex4(e[2:6])
-	if !ok {
-		return 2, false // the decoder reports the bad escape
-	}
-	switch {
-	case r < 0xD800 || r > 0xDFFF:
-		return 6, false
-	case r <= 0xDBFF && len(e) >= 12 && e[6] == '\\' && e[7] == 'u':
-		if low, ok := hex4(e[8:12]); ok && low >= 0xDC00 && low <= 0xDFFF {
-			return 12, false
-		}
-	}
-	return 6, true
-}
-
-func hex4(h []byte) (rune, bool) {
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
-// hasSurrogateEscape reports whether b may hold a \uD800–\uDFFF escape: the
-// quick test that lets valid pages skip the repair pass.
-func hasSurrogateEscape(b []byte) bool {
-	for {
-		i := bytes.Index(b, []byte(`\u`))
-		if i < 0 || i+3 >= len(b) {
-			return false
-		}
-		if (b[i+2] == 'd' || b[i+2] == 'D') && bytes.IndexByte([]byte("89abcdefABCDEF"), b[i+3]) >= 0 {
-			return true
-		}
-		b = b[i+2:]
-	}
 }

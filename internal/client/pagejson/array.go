@@ -1,4 +1,14 @@
-package client
+// Package pagejson decodes the API's answers: a page of records (a JSON
+// array), the metadata object of limit-style endpoints, a field mask that
+// skips every member it does not name, and the repair of text that is not
+// valid Unicode. It is pure: no I/O, no logging, no secrets. What it cannot
+// decode it reports by JSON field and type, never by Go type, and it never
+// puts the body's bytes in an error (NotJSONError keeps them apart, for a
+// caller that knows the token to redact before quoting them).
+//
+// It may import nothing of this project: the paging rules, the transport
+// and the client all decode through it.
+package pagejson
 
 import (
 	"bytes"
@@ -11,8 +21,6 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // Decoding uses github.com/go-json-experiment/json, the module behind Go's
@@ -23,30 +31,28 @@ import (
 // Raw record bytes are slices of the page body, which the records then keep
 // alive only when their JSON was asked for.
 
-// decodedRecord is one record of a page with the bytes it came from. raw is
-// set only when the record's JSON was asked for.
-type decodedRecord[T any] struct {
-	rec T
-	raw []byte
+// Record is one record of a page with the bytes it came from. Raw is set
+// only when the record's JSON was asked for; it is a slice of the page's
+// body.
+type Record[T any] struct {
+	Rec T
+	Raw []byte
 }
 
-// decodeArray decodes a JSON array page one element at a time: every field
+// DecodeArray decodes a JSON array page one element at a time: every field
 // of each record, or with a mask only the masked ones.
-func decodeArray[T any, PT interface {
-	*T
-	record
-}](body []byte, keepRaw bool, only fieldMask) ([]decodedRecord[T], error) {
+func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], error) {
 	if isJSONNull(body) {
 		return nil, nil // an empty list, as servers that encode an empty slice as null send it
 	}
-	if err := expectStart(body, '['); err != nil {
+	if err := ExpectStart(body, '['); err != nil {
 		return nil, err
 	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(body), decodeOptions)
 	if _, err := dec.ReadToken(); err != nil { // the '['
-		return nil, describeJSONError(err)
+		return nil, DescribeError(err)
 	}
-	var out []decodedRecord[T]
+	var out []Record[T]
 	for {
 		kind := dec.PeekKind()
 		if kind == ']' {
@@ -54,30 +60,30 @@ func decodeArray[T any, PT interface {
 		}
 		if kind != '{' {
 			if _, err := dec.ReadValue(); err != nil {
-				return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
+				return nil, fmt.Errorf("record %d: %w", len(out)+1, DescribeError(err))
 			}
 			return nil, fmt.Errorf("record %d: expected a JSON object, got %s", len(out)+1, jsonKind(byte(kind)))
 		}
 		// One pass: the record is decoded straight from the stream, and
 		// its bytes are sliced from the body by offset when needed.
 		start := dec.InputOffset()
-		var d decodedRecord[T]
+		var d Record[T]
 		var err error
 		if only != nil {
-			err = decodeMasked(dec, &d.rec, only)
+			err = decodeMasked(dec, &d.Rec, only)
 		} else {
-			err = jsonv2.UnmarshalDecode(dec, &d.rec)
+			err = jsonv2.UnmarshalDecode(dec, &d.Rec)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("record %d: %w", len(out)+1, describeJSONError(err))
+			return nil, fmt.Errorf("record %d: %w", len(out)+1, DescribeError(err))
 		}
 		if keepRaw {
-			d.raw = bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
+			d.Raw = bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
 		}
 		out = append(out, d)
 	}
 	if _, err := dec.ReadToken(); err != nil { // the ']'
-		return nil, describeJSONError(err)
+		return nil, DescribeError(err)
 	}
 	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("unexpected data after the JSON array")
@@ -92,9 +98,9 @@ func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 // as with encoding/json; checking for them costs a map insert per field.
 var decodeOptions = jsontext.AllowDuplicateNames(true)
 
-// expectStart checks the first non-space byte, to name what came instead of
+// ExpectStart checks the first non-space byte, to name what came instead of
 // JSON (an HTML error page, a bare string) rather than a parser offset.
-func expectStart(b []byte, want byte) error {
+func ExpectStart(b []byte, want byte) error {
 	t := bytes.TrimLeft(b, " \t\r\n")
 	if len(t) == 0 {
 		return errors.New("the body is empty")
@@ -104,7 +110,7 @@ func expectStart(b []byte, want byte) error {
 	}
 	kind := map[byte]string{'[': "a JSON array", '{': "a JSON object"}[want]
 	if !jsontext.Value(t).IsValid() {
-		return &notJSONError{want: kind, start: string(t[:min(len(t), notJSONKept)])}
+		return &NotJSONError{Want: kind, Start: string(t[:min(len(t), notJSONKept)])}
 	}
 	return fmt.Errorf("expected %s, got %s", kind, jsonKind(t[0]))
 }
@@ -114,17 +120,16 @@ func expectStart(b []byte, want byte) error {
 // is cut, so a token starting within it must be kept whole.
 const notJSONKept = 4096
 
-// notJSONError is a body that is not JSON. Its excerpt is made when the
-// message is, once the client has told it the token (Client.withoutToken).
-type notJSONError struct {
-	want  string // "a JSON array"
-	start string // the body's first bytes
-	token string
+// NotJSONError is a body that is not JSON (a maintenance page, say). Its
+// message does not quote the body: Start, the body's first bytes, is for a
+// caller that knows the secrets to redact before it quotes them.
+type NotJSONError struct {
+	Want  string // "a JSON array"
+	Start string // the body's first bytes, as sent
 }
 
-func (e *notJSONError) Error() string {
-	return fmt.Sprintf("expected %s, but the body is not JSON (it starts %q)", e.want,
-		redact.Text(e.start, 40, redact.Secret{Value: e.token}))
+func (e *NotJSONError) Error() string {
+	return fmt.Sprintf("expected %s, but the body is not JSON", e.Want)
 }
 
 func jsonKind(c byte) string {
@@ -143,8 +148,9 @@ func jsonKind(c byte) string {
 	return "a number"
 }
 
-// describeJSONError names the JSON field and types, not the Go ones.
-func describeJSONError(err error) error {
+// DescribeError names the JSON field and types of a decoding error, not
+// the Go ones.
+func DescribeError(err error) error {
 	var semantic *jsonv2.SemanticError
 	var syntactic *jsontext.SyntacticError
 	switch {

@@ -1,4 +1,4 @@
-package client
+package pagejson
 
 import (
 	"fmt"
@@ -15,20 +15,20 @@ import (
 // never allocated. The lean read of a million memberships keeps two strings
 // of each record instead of every field.
 
-// fieldMask is the JSON members to decode, each quoted as it appears on
+// Mask is the JSON members to decode, each quoted as it appears on
 // the wire (so a name read from the stream is looked up without
 // unquoting it), with the index of the struct field it fills.
-type fieldMask map[string]int
+type Mask map[string]int
 
-// newFieldMask builds the mask of T (a record struct) for JSON member
+// NewMask builds the mask of T (a record struct) for JSON member
 // names. The record's "_id" is always decoded: a read deduplicates by it.
 // nil names give a nil mask: every field.
-func newFieldMask[T any](names []string) (fieldMask, error) {
+func NewMask[T any](names []string) (Mask, error) {
 	if names == nil {
 		return nil, nil
 	}
-	byName := jsonFieldIndex(reflect.TypeFor[T]())
-	m := fieldMask{}
+	byName := FieldIndex(reflect.TypeFor[T]())
+	m := Mask{}
 	for _, name := range append([]string{"_id"}, names...) {
 		i, ok := byName[name]
 		if !ok {
@@ -39,8 +39,8 @@ func newFieldMask[T any](names []string) (fieldMask, error) {
 	return m, nil
 }
 
-// jsonFieldIndex maps a struct's JSON member names to its field indexes.
-func jsonFieldIndex(t reflect.Type) map[string]int {
+// FieldIndex maps a struct's JSON member names to its field indexes.
+func FieldIndex(t reflect.Type) map[string]int {
 	out := map[string]int{}
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
@@ -51,19 +51,19 @@ func jsonFieldIndex(t reflect.Type) map[string]int {
 	return out
 }
 
-// withMember adds a JSON member to the names of a mask, for a check that
+// WithMember adds a JSON member to the names of a mask, for a check that
 // reads it; nil (every member) stays nil, and a named member is not added
 // twice.
-func withMember(fields []string, name string) []string {
+func WithMember(fields []string, name string) []string {
 	if fields == nil || slices.Contains(fields, name) {
 		return fields
 	}
 	return append(slices.Clip(fields), name)
 }
 
-// key is the mask's cache key part: reads with different masks hold
+// Key is the mask's cache key part: reads with different masks hold
 // different records.
-func (m fieldMask) key() string {
+func (m Mask) Key() string {
 	if m == nil {
 		return "*"
 	}
@@ -77,7 +77,7 @@ func (m fieldMask) key() string {
 
 // decodeMasked decodes the record object at the decoder into rec, only the
 // members in the mask; every other member's value is skipped unread.
-func decodeMasked[T any](dec *jsontext.Decoder, rec *T, only fieldMask) error {
+func decodeMasked[T any](dec *jsontext.Decoder, rec *T, only Mask) error {
 	if _, err := dec.ReadToken(); err != nil { // the '{'
 		return err
 	}
