@@ -3,8 +3,9 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )

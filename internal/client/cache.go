@@ -30,9 +30,6 @@ const defaultRetainUpTo = 10_000
 // to keep.
 func (c *cache) retains(n int) bool { return n <= c.retainUpTo }
 
-// recordCount is how many records a list result holds, for get.
-func recordCount[T any](s []T) int { return len(s) }
-
 // flight is a read in progress and the callers waiting for it.
 type flight struct {
 	finished chan struct{}

@@ -1,45 +1,47 @@
-// Package client reads the Join It API: authentication, paging, retries and
-// decoding. It imports nothing of Terraform and speaks of the API and of
-// its own Config only: an error whose fix is a setting names it as a value
-// (a Setting, settings.go), and the provider words it with its attribute
-// and environment variable names (Word).
+// Package client reads the Join It API: the facade the provider and the
+// commands use. A reader asked "where is …?" opens one package each:
+//
+//   - transport: the request stack (retries, the send window, Retry-After
+//     pauses, the attempt's time limit, the token for the API's origin
+//     only) and its errors;
+//   - pagejson: decoding a page, field masks, text repair (pure);
+//   - paging: the paging rules (which page next, when an answer is
+//     believed, where a read ends), through a page function, no sockets;
+//   - failure: the errors every layer returns, and the settings they name.
+//
+// This package holds the configuration, the endpoints' reads (one list
+// read for every endpoint, dispatched on apispec's paging), the in-run
+// cache, the path fallback and the organization guard. It imports nothing
+// of Terraform and speaks of the API and of its own Config only: an error
+// whose fix is a setting names it as a value (a Setting), and the provider
+// words it with its attribute and environment variable names (Word).
 package client
 
 import (
 	"errors"
-	"fmt"
-	"math"
-	"net"
-	"net/http"
-	"net/url"
 	"strings"
-	"sync/atomic"
-	"time"
 	"unicode"
+	"net/url"
 
-	"github.com/hashicorp/go-cleanhttp"
-	"github.com/hashicorp/go-retryablehttp"
-	"golang.org/x/oauth2"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 )
 
 // Client reads one organization's data. It is safe for concurrent use, and
 // identical reads made while it lives are fetched once (see cache.go).
 type Client struct {
-	cfg    Config
-	base   *url.URL
-	http   *retryablehttp.Client
-	pause  *pauseGate
-	window *sendWindow
-	cache  *cache
-	// answers are the run's believed answers, page by page (answers.go).
-	answers *answerBook
-	// requests numbers page requests, for the trace.
-	requests atomic.Uint64
+	cfg       Config
+	base      *url.URL
+	transport *transport.Transport
+	cache     *cache
+	// answers are the run's believed answers, page by page (package paging).
+	answers *paging.AnswerBook
 	// paths are the endpoints' paths, and the alternates of those the
 	// specification does not show in full (pathfallback.go).
 	paths *pathChoice
-	// decoders bounds the pages decoded at once (decodegate.go).
-	decoders *decodeGate
+	// decoders bounds the pages decoded at once.
+	decoders *paging.DecodeGate
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -63,109 +65,71 @@ func New(cfg Config) (*Client, error) {
 			return nil, err
 		}
 	}
-
-	c := &Client{
-		cfg: cfg, base: base, pause: &pauseGate{}, window: newSendWindow(cfg.MaxConcurrency),
-		cache: newCache(defaultRetainUpTo), answers: newAnswerBook(),
-		decoders: newDecodeGate(),
+	return &Client{
+		cfg: cfg, base: base,
+		transport: transport.New(transport.Config{
+			Base: base, Token: cfg.Token, UserAgent: cfg.UserAgent, Timeout: cfg.Timeout,
+			MaxRetries: cfg.MaxRetries, MaxConcurrency: cfg.MaxConcurrency, MaxBodyBytes: cfg.MaxBodyBytes,
+			RetryWaitMin: cfg.RetryWaitMin, RetryWaitMax: cfg.RetryWaitMax, MaxRetryWait: cfg.MaxRetryWait,
+			Logger: cfg.Logger, Trace: cfg.Trace, Network: cfg.network,
+		}),
+		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswerBook(),
+		decoders: paging.NewDecodeGate(),
 		paths:    newPathChoice(cfg.Paths, alternates),
-	}
-	c.http = c.newRetryingClient()
-	return c, nil
+	}, nil
 }
 
-// newRetryingClient stacks the transports, outermost first:
-// token (only for the base URL's origin) → the shared send window and
-// Retry-After pause → the attempt's time limit → network.
-func (c *Client) newRetryingClient() *retryablehttp.Client {
-	network := cleanhttp.DefaultPooledTransport()
-	network.MaxIdleConnsPerHost = c.cfg.MaxConcurrency + 1
-	if c.base.Scheme == "http" {
-		// http was allowed because the host is loopback; hold the dial to it.
-		network.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseNonLoopback}).DialContext
-	}
+// The names the provider and the commands use, from the packages that
+// define them.
+type (
+	// Setting is a part of Config an error concerns.
+	Setting = failure.Setting
+	// Namer words a setting for the person who configures the client.
+	Namer = failure.Namer
+	// PageError is a page the client could not use.
+	PageError = failure.PageError
+	// APIError is a response the API answered with a non-success status.
+	APIError = failure.APIError
+	// ConnectionError is a request that could not reach the API at all.
+	ConnectionError = transport.ConnectionError
+	// RetryWaitError is a Retry-After longer than Config.MaxRetryWait.
+	RetryWaitError = transport.RetryWaitError
+	// TraceEvent is one moment in the life of a page request.
+	TraceEvent = transport.TraceEvent
+	// TraceMoment names a moment of a page request.
+	TraceMoment = transport.TraceMoment
+)
 
-	tokens := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.Token, TokenType: "Bearer"})
-	timed := &attemptTimeout{limit: c.cfg.Timeout, base: network}
-	gated := &sendTransport{gate: c.pause, window: c.window, base: timed, logger: c.cfg.Logger, trace: c.trace}
-	authed := &originTransport{
-		origin:   origin(c.base),
-		withAuth: &oauth2.Transport{Source: tokens, Base: gated},
-		without:  gated,
-	}
+// The settings errors name, the marks errors carry, and the moments of a
+// trace.
+var (
+	SettingBaseURL        = failure.SettingBaseURL
+	SettingToken          = failure.SettingToken
+	SettingOrganizationID = failure.SettingOrganizationID
+	SettingMaxConcurrency = failure.SettingMaxConcurrency
+	SettingMaxRetries     = failure.SettingMaxRetries
+	SettingMaxRetryWait   = failure.SettingMaxRetryWait
+	SettingTimeout        = failure.SettingTimeout
 
-	rc := retryablehttp.NewClient()
-	rc.HTTPClient = &http.Client{
-		Transport:     authed, // attemptTimeout bounds each attempt
-		CheckRedirect: sameOriginRedirects,
-	}
-	rc.Logger = nil // we log ourselves, without headers
-	// retryPolicy charges retries against MaxRetries itself: a request
-	// refused for the rate while other requests of the client get through
-	// is bounded by time, not by a count (see retryPolicy).
-	rc.RetryMax = math.MaxInt32
-	rc.RetryWaitMin = c.cfg.RetryWaitMin
-	rc.RetryWaitMax = c.cfg.RetryWaitMax
-	rc.CheckRetry = c.retryPolicy
-	rc.Backoff = c.backoff
-	rc.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	rc.RequestLogHook = c.logAttempt
-	return rc
-}
+	ErrNotAdvancing        = failure.ErrNotAdvancing
+	ErrInconsistentAnswers = failure.ErrInconsistentAnswers
+)
 
-// origin is scheme://host[:port], the unit a token is bound to.
-func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+const (
+	TraceQueued   = transport.TraceQueued
+	TraceSent     = transport.TraceSent
+	TraceAnswered = transport.TraceAnswered
+	TraceBytesIn  = transport.TraceBytesIn
+	TraceDecoded  = transport.TraceDecoded
+	TraceHanded   = transport.TraceHanded
+)
 
-// originTransport attaches the token only to requests for the API's own
-// origin, so a redirect elsewhere can never carry it.
-type originTransport struct {
-	origin   string
-	withAuth http.RoundTripper
-	without  http.RoundTripper
-}
+// SettingPath is the path of one endpoint, Config.Paths[endpoint].
+func SettingPath(endpoint string) Setting { return failure.SettingPath(endpoint) }
 
-func (t *originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL) == t.origin {
-		return t.withAuth.RoundTrip(req)
-	}
-	return t.without.RoundTrip(req)
-}
+// ConfigNames names a setting as the Config field it is.
+func ConfigNames(s Setting) string { return failure.ConfigNames(s) }
 
-// sameOriginRedirects refuses redirects to another origin: following them
-// could hand the token to a host the user never configured.
-func sameOriginRedirects(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return errTooManyRedirects
-	}
-	if origin(req.URL) != origin(via[0].URL) {
-		return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host}
-	}
-	return nil
-}
-
-type redirectError struct{ to string }
-
-func (e *redirectError) Error() string { return e.wordWith(ConfigNames) }
-
-func (e *redirectError) wordWith(name Namer) string {
-	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set %s to the final address",
-		e.to, name(SettingBaseURL))
-}
-
-var errTooManyRedirects = errors.New("the API redirected more than 10 times")
-
-func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
-	a, _ := req.Context().Value(attemptsKey{}).(*attemptLog)
-	if a != nil {
-		a.count.Add(1)
-	}
-	if attempt == 0 {
-		return
-	}
-	c.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
-		"method": req.Method, "url": withoutQuery(req.URL), "attempt": attempt + 1,
-	}))
-}
-
-// now is replaced in tests.
-var now = time.Now
+// Word returns err's message with every setting it names worded by name,
+// wherever in the chain the error that names it stands.
+func Word(err error, name Namer) string { return failure.Word(err, name) }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -115,24 +117,6 @@ func TestEchoedTokenIsRedactedFromExcerpt(t *testing.T) {
 	}
 }
 
-func TestSanitizeExcerpt(t *testing.T) {
-	t.Parallel()
-	got := sanitizeExcerpt([]byte("line one\n\n\tline\x00two "+testToken+" \xff end"), testToken)
-	if got != "line one line two [redacted] end" {
-		t.Fatalf("sanitizeExcerpt = %q", got)
-	}
-	long := sanitizeExcerpt([]byte(strings.Repeat("a", 5000)), "")
-	if n := len([]rune(long)); n > excerptLimit+1 || !strings.HasSuffix(long, "…") {
-		t.Fatalf("long excerpt not cut: %d runes", n)
-	}
-	// A token split by the 800-byte cut is cut with it; nothing of it
-	// beyond the cut survives, and a whole one is always removed.
-	body := strings.Repeat("x", 10) + testToken + strings.Repeat(" y", 100)
-	if s := sanitizeExcerpt([]byte(body), testToken); strings.Contains(s, testToken) {
-		t.Fatalf("token survived: %q", s)
-	}
-}
-
 func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 	t.Parallel()
 	other := newFakeAPI(t, serveList(syntheticIDs(3)))
@@ -145,7 +129,7 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 		t.Fatal("the read followed a redirect to another host")
 	}
 	requirePageError(t, err, "memberships", 1)
-	var re *redirectError
+	var re *transport.RedirectError
 	if !errors.As(err, &re) {
 		t.Fatalf("error does not wrap the redirect refusal: %v", err)
 	}
@@ -164,29 +148,6 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 	}
 	if n := api.count(); n != 1 {
 		t.Fatalf("a refused redirect was retried: %d requests", n)
-	}
-}
-
-// The transport itself never adds the token to a request for another
-// origin, whatever asks it to send one.
-func TestTokenOnlyForOwnOrigin(t *testing.T) {
-	t.Parallel()
-	other := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, []byte("[]")) })
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, []byte("[]")) })
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
-	for _, u := range []string{other.URL + "/x", api.URL + "/x"} {
-		req, _ := http.NewRequest(http.MethodGet, u, nil)
-		resp, err := c.http.HTTPClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-	}
-	if a := other.log(); len(a) != 1 || a[0].auth != "" {
-		t.Fatalf("other origin saw %+v", a)
-	}
-	if a := api.log(); len(a) != 1 || a[0].auth != "Bearer "+testToken {
-		t.Fatalf("own origin saw %+v", a)
 	}
 }
 

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 )
 
 // Defaults chosen from the specification: the largest page sizes the API
@@ -74,6 +75,10 @@ type Config struct {
 	// that asks for a longer wait (Retry-After) fails the read at once with
 	// a *RetryWaitError; backoff waits are capped at it.
 	MaxRetryWait time.Duration
+
+	// network replaces the connections in the client's own tests (an
+	// in-memory API, a network that fails as they need); nil in use.
+	network http.RoundTripper
 }
 
 // NoRetries as Config.MaxRetries disables retries.
@@ -133,28 +138,24 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 		return nil, errors.New("the base URL must be absolute, like https://api.example.com")
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("the base URL %s must not carry credentials (user:password@); use the access token", schemeHost(u))
+		return nil, fmt.Errorf("the base URL %s must not carry credentials (user:password@); use the access token", transport.Origin(u))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("the base URL %s must not have a query or fragment", schemeHost(u))
+		return nil, fmt.Errorf("the base URL %s must not have a query or fragment", transport.Origin(u))
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !IsLoopbackHost(u.Hostname()) {
-			return nil, fmt.Errorf("the base URL %s uses http: only https is allowed, except for loopback hosts (127.0.0.0/8, ::1, localhost when it resolves to loopback addresses only), so the token never crosses a network in clear text", schemeHost(u))
+			return nil, fmt.Errorf("the base URL %s uses http: only https is allowed, except for loopback hosts (127.0.0.0/8, ::1, localhost when it resolves to loopback addresses only), so the token never crosses a network in clear text", transport.Origin(u))
 		}
 	default:
-		return nil, fmt.Errorf("the base URL %s has scheme %q: use https", schemeHost(u), u.Scheme)
+		return nil, fmt.Errorf("the base URL %s has scheme %q: use https", transport.Origin(u), u.Scheme)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
 }
-
-// schemeHost names a URL in an error: scheme and host (with port), never
-// its user information, path or query.
-func schemeHost(u *url.URL) string { return u.Scheme + "://" + u.Host }
 
 // describeURLError says why url.Parse failed without repeating the URL,
 // nor the piece of it the error quotes (a port or an escape can be part of
@@ -207,20 +208,6 @@ func isLoopbackHost(ctx context.Context, host string, lookup func(context.Contex
 	return true
 }
 
-// refuseNonLoopback is the dialer's check for an http base URL: the
-// connection is refused unless the address it is about to reach is a
-// loopback one, whatever the host name resolved to at configuration.
-func refuseNonLoopback(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("refusing to send the token over http to %s, which is not a loopback address", host)
-	}
-	return nil
-}
-
 // ValidatePath checks an endpoint path override; the provider validates
 // endpoint_paths with it too.
 func ValidatePath(name, p string) error {
@@ -240,8 +227,9 @@ func ValidatePath(name, p string) error {
 // base URL.
 type urlAsPathError struct{ endpoint, path string }
 
-func (e *urlAsPathError) Error() string { return e.wordWith(ConfigNames) }
+func (e *urlAsPathError) Error() string { return e.WordWith(ConfigNames) }
 
-func (e *urlAsPathError) wordWith(name Namer) string {
+// WordWith words the base URL setting.
+func (e *urlAsPathError) WordWith(name Namer) string {
 	return fmt.Sprintf("the %s endpoint path %q must be a path, not a URL: set %s for the host", e.endpoint, e.path, name(SettingBaseURL))
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
 )
 
 // changingList is a model API whose list changes between page requests and
@@ -134,11 +136,11 @@ func FuzzPagingUnderChange(f *testing.F) {
 		initial := slices.Clone(api.ids)
 		// One retry, at once: a maintenance page served once is retried.
 		c, err := New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxPages: 200,
-			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: conc})
+			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: conc,
+			network: handlerTransport{api}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		networkOf(c).base = handlerTransport{api}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: changeAskedSize}})
@@ -149,7 +151,7 @@ func FuzzPagingUnderChange(f *testing.F) {
 			if ms != nil {
 				t.Fatal("records with an error")
 			}
-			if !(errors.Is(err, ErrNotAdvancing) || errors.Is(err, errDataChanged) || errors.Is(err, ErrInconsistentAnswers)) || api.inserted == 0 {
+			if !(errors.Is(err, ErrNotAdvancing) || errors.Is(err, paging.ErrDataChanged) || errors.Is(err, ErrInconsistentAnswers)) || api.inserted == 0 {
 				t.Fatalf("read failed with %v (%d records inserted)", err, api.inserted)
 			}
 			return

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // fuzzPageSize is the page size both fuzzers read with.
@@ -100,41 +101,8 @@ func FuzzDecodeCountPage(f *testing.F) {
 			keys[i] = deref(d.Rec.ID)
 		}
 
-		acc := newAccumulator[Membership](orgGuard{})
-		fresh := acc.keep(recs, true)
-		// The accumulator keeps the first occurrence of each id, in order,
-		// and every record without an id.
-		var want []string
-		seen := map[string]bool{}
-		for _, k := range keys {
-			if k == "" || !seen[k] {
-				seen[k] = true
-				want = append(want, k)
-			}
-		}
-		if fresh != len(want) || len(acc.out) != len(want) || acc.duplicates != len(recs)-len(want) {
-			t.Fatalf("kept %d (fresh %d, dropped %d) of %d, want %d kept", len(acc.out), fresh, acc.duplicates, len(recs), len(want))
-		}
-		for i, m := range acc.out {
-			if k := deref(m.ID); k != want[i] {
-				t.Fatalf("record %d key %q, want %q", i, k, want[i])
-			}
-			if !json.Valid([]byte(m.RawJSON)) {
-				t.Fatalf("record %d raw_json %q is not JSON", i, m.RawJSON)
-			}
-		}
-		// The same records again are all duplicates, except those without an id.
-		withoutID := 0
-		for _, k := range keys {
-			if k == "" {
-				withoutID++
-			}
-		}
-		if again := acc.keep(recs, true); again != withoutID {
-			t.Fatalf("the same page again kept %d records", again)
-		}
 		// The metadata decoder sees the same bytes without panicking.
-		_, _ = decodeMetadataPage(body, 1, true)
+		_, _ = decodeMetadataPage[OrgMetric](body, 1, true)
 	})
 }
 
@@ -378,11 +346,11 @@ func FuzzPaging(f *testing.F) {
 		// One retry, at once: a maintenance page served once is retried,
 		// and the script's HTTP 500s, served every time, fail the read.
 		c, err := New(Config{BaseURL: "https://api.example.com/prefix", Token: testToken, MaxPages: fuzzMaxPages,
-			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: s.concurrency()})
+			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: s.concurrency(),
+			network: handlerTransport{api}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		networkOf(c).base = handlerTransport{api}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: fuzzPageSize}})

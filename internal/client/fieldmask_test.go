@@ -3,11 +3,12 @@ package client
 import (
 	"context"
 	"fmt"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )

@@ -18,14 +18,14 @@ type Group struct {
 
 func (g *Group) organizationValue() *string { return g.OrganizationID }
 
-func (g *Group) dedupKey() string {
+func (g *Group) Key() string {
 	if g.ID != nil {
 		return *g.ID
 	}
 	return deref(g.AltID)
 }
 
-func (g *Group) setRaw(r []byte) { g.RawJSON = string(r) }
+func (g *Group) SetRaw(r []byte) { g.RawJSON = string(r) }
 
 // GroupID is the group's _id, or its id where the API names it so.
 func (g *Group) GroupID() *string {
@@ -38,5 +38,6 @@ func (g *Group) GroupID() *string {
 // Groups reads every group, in API order. Their raw JSON is always kept:
 // the specification does not show the group fields.
 func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
-	return readList[Group](ctx, c, apispec.EndpointGroups, "", ListOptions{PageSize: o.PageSize, KeepRaw: true})
+	r, err := readList[Group](ctx, c, listRead[Group]{endpoint: apispec.EndpointGroups, opts: ListOptions{PageSize: o.PageSize, KeepRaw: true}})
+	return r.records, err
 }

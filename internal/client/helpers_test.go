@@ -47,26 +47,8 @@ func newClient(t testing.TB, cfg Config) *Client {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	t.Cleanup(func() { closeIdle(c) })
+	t.Cleanup(c.transport.CloseIdle)
 	return c
-}
-
-// networkOf returns the transport under the client's token and pause
-// layers: the one that holds connections.
-func networkOf(c *Client) *sendTransport {
-	return c.http.HTTPClient.Transport.(*originTransport).without.(*sendTransport)
-}
-
-// closeIdle closes the client's idle connections. (http.Client's
-// CloseIdleConnections does not reach through the client's own transports.)
-func closeIdle(c *Client) {
-	base := networkOf(c).base
-	if t, ok := base.(*attemptTimeout); ok {
-		base = t.base
-	}
-	if t, ok := base.(*http.Transport); ok {
-		t.CloseIdleConnections()
-	}
 }
 
 // handlerTransport answers requests by calling a handler in memory, below

@@ -71,11 +71,11 @@ type CustomAnswer struct {
 	Answer     *JSONText `json:"answer"`
 }
 
-func (m *Membership) dedupKey() string { return deref(m.ID) }
+func (m *Membership) Key() string { return deref(m.ID) }
 
-func (m *Membership) setRaw(r []byte) { m.RawJSON = string(r) }
+func (m *Membership) SetRaw(r []byte) { m.RawJSON = string(r) }
 
-func (m *MembershipSummary) dedupKey() string { return deref(m.ID) }
+func (m *MembershipSummary) Key() string { return deref(m.ID) }
 
 // withStatus is a membership record whose status a status filter checks.
 type withStatus interface{ statusValue() *int64 }
@@ -88,7 +88,7 @@ func (m *Membership) organizationValue() *string { return m.OrganizationID }
 
 func (m *MembershipSummary) organizationValue() *string { return m.OrganizationID }
 
-func (m *MembershipSummary) setRaw([]byte) {}
+func (m *MembershipSummary) SetRaw([]byte) {}
 
 // MembershipQuery selects memberships.
 type MembershipQuery struct {
@@ -121,27 +121,14 @@ func readMemberships[T any, PT interface {
 	record
 	withStatus
 }](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
-	req, err := c.request(apispec.EndpointMemberships, q.PageSize)
-	if err != nil {
-		return nil, err
-	}
+	l := listRead[T]{endpoint: apispec.EndpointMemberships, kind: kind, fields: fields, opts: q.ListOptions}
 	if q.Status != nil {
-		req.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
+		l.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
+		l.fields = pagejson.WithMember(fields, "status") // checked on every record
+		l.keep = func(ctx context.Context, ms []T) []T { return keepStatus[T, PT](ctx, c, ms, *q.Status) }
 	}
-	if q.Status != nil {
-		fields = pagejson.WithMember(fields, "status") // checked on every record below
-	}
-	only, err := pagejson.NewMask[T](c.withOrganizationField(fields))
-	if err != nil {
-		return nil, err
-	}
-	return get(ctx, c.cache, cacheKey(req, q.KeepRaw)+"|"+kind+"|"+only.Key(), func(ctx context.Context) ([]T, error) {
-		ms, err := readCountPages[T, PT](ctx, c, req, q.KeepRaw, only)
-		if err != nil || q.Status == nil {
-			return ms, err
-		}
-		return keepStatus[T, PT](ctx, c, ms, *q.Status), nil
-	}, recordCount[T])
+	r, err := readList[T, PT](ctx, c, l)
+	return r.records, err
 }
 
 // keepStatus leaves out memberships of another status than the filter

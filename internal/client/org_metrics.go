@@ -23,17 +23,15 @@ type OrgMetrics struct {
 
 func (m *OrgMetric) organizationValue() *string { return m.OrganizationID }
 
-func (m *OrgMetric) dedupKey() string { return "" }
+func (m *OrgMetric) Key() string { return "" }
 
-func (m *OrgMetric) setRaw(r []byte) { m.RawJSON = string(r) }
+func (m *OrgMetric) SetRaw(r []byte) { m.RawJSON = string(r) }
 
 // OrgMetrics reads every organization metrics record, in API order.
 func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, error) {
-	req, err := c.request(apispec.EndpointOrgMetrics, o.PageSize)
+	r, err := readList[OrgMetric](ctx, c, listRead[OrgMetric]{endpoint: apispec.EndpointOrgMetrics, opts: ListOptions{PageSize: o.PageSize, KeepRaw: o.KeepRaw}})
 	if err != nil {
 		return nil, err
 	}
-	return get(ctx, c.cache, cacheKey(req, o.KeepRaw), func(ctx context.Context) (*OrgMetrics, error) {
-		return readMetadataPages(ctx, c, req, o.KeepRaw)
-	}, func(m *OrgMetrics) int { return len(m.Results) })
+	return &OrgMetrics{Results: r.records, TotalPages: r.totalPages}, nil
 }

@@ -27,9 +27,10 @@ type OrganizationError struct {
 	Count    int    // how many records differ
 }
 
-func (e *OrganizationError) Error() string { return e.wordWith(ConfigNames) }
+func (e *OrganizationError) Error() string { return e.WordWith(ConfigNames) }
 
-func (e *OrganizationError) wordWith(name Namer) string {
+// WordWith words the settings to check.
+func (e *OrganizationError) WordWith(name Namer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: ", e.Endpoint)
 	if e.RecordID != "" {
@@ -52,22 +53,29 @@ func (e *OrganizationError) wordWith(name Namer) string {
 // message, and cut, so a hostile server cannot fill the terminal.
 func quoteServerText(s string) string { return fmt.Sprintf("%q", redact.Text(s, 80)) }
 
-// orgGuard checks the records of one read pass as the accumulator sees
+// orgGuard checks the records of one read pass as the paging rules keep
 // them, duplicates included, before any is dropped: a record of another
 // organization fails the pass even when its id was seen before.
-type orgGuard struct {
+type orgGuard[T any, PT interface {
+	*T
+	record
+}] struct {
 	want     string // Config.OrganizationID; "" checks nothing
 	token    string
 	endpoint string
 	first    *OrganizationError
 }
 
-func (c *Client) newOrgGuard(endpoint string) orgGuard {
-	return orgGuard{want: c.cfg.OrganizationID, token: c.cfg.Token, endpoint: endpoint}
+func newOrgGuard[T any, PT interface {
+	*T
+	record
+}](c *Client, endpoint string) *orgGuard[T, PT] {
+	return &orgGuard[T, PT]{want: c.cfg.OrganizationID, token: c.cfg.Token, endpoint: endpoint}
 }
 
-// see checks one record.
-func (g *orgGuard) see(r record) {
+// See checks one record.
+func (g *orgGuard[T, PT]) See(rec *T) {
+	r := PT(rec)
 	if g.want == "" {
 		return
 	}
@@ -80,13 +88,13 @@ func (g *orgGuard) see(r record) {
 		// server may echo the token in any field.
 		token := redact.Secret{Value: g.token}
 		g.first = &OrganizationError{Endpoint: g.endpoint, Want: g.want,
-			Got: redact.Text(*got, 0, token), RecordID: redact.Text(r.dedupKey(), 0, token)}
+			Got: redact.Text(*got, 0, token), RecordID: redact.Text(r.Key(), 0, token)}
 	}
 	g.first.Count++
 }
 
-// err is the pass's error, nil when every record passed.
-func (g *orgGuard) err() error {
+// Err is the pass's error, nil when every record passed.
+func (g *orgGuard[T, PT]) Err() error {
 	if g.first == nil {
 		return nil
 	}

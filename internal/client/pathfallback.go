@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // The specification shows the full paths of memberships and org metrics
@@ -82,7 +83,7 @@ func (c *Client) AlternatePath(endpoint string) (string, bool) {
 
 // readAtEitherPath reads req, and when page 1 answers 404 at the default
 // path of an endpoint with an alternate, reads once more at the alternate.
-func readAtEitherPath[T any](ctx context.Context, c *Client, req pageRequest, read func(pageRequest) ([]T, error)) ([]T, error) {
+func readAtEitherPath[R any](ctx context.Context, c *Client, req pageRequest, read func(pageRequest) (R, error)) (R, error) {
 	out, err := read(req)
 	alt, ok := c.paths.alternate(req.endpoint)
 	if !ok || req.path == alt || !notFoundOnPage1(err) {
@@ -99,15 +100,17 @@ func readAtEitherPath[T any](ctx context.Context, c *Client, req pageRequest, re
 		})
 		return out, nil
 	case notFoundOnPage1(err):
+		var none R
 		var apiErr *APIError
 		errors.As(first, &apiErr)
 		also := *apiErr
 		var again *APIError
 		errors.As(err, &again)
 		also.AlsoURL = again.URL
-		return nil, c.withoutToken(&also)
+		return none, failure.Redacted(&also, c.cfg.Token)
 	}
-	return nil, err
+	var none R
+	return none, err
 }
 
 // notFoundOnPage1 reports a 404 answer to page 1.

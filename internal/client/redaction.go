@@ -8,23 +8,6 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// withoutToken returns err with the token removed from its message, in
-// every spelling package redact knows. Errors about a page repeat what the
-// server sent (a body that is not JSON, a field name, a redirect's host), and
-// a hostile server may send the token back. The error chain is kept, for
-// errors.Is and errors.As.
-func (c *Client) withoutToken(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	clean := redact.Text(msg, 0, redact.Secret{Value: c.cfg.Token})
-	if clean == msg {
-		return err
-	}
-	return &redactedError{err: err, msg: clean}
-}
-
 // describeBody quotes the start of a body that is not JSON, redacted of the
 // token before it is cut to 40 characters, so no piece of a token that
 // straddles the cut survives; other decoding errors are returned as they are.
@@ -44,15 +27,6 @@ type notJSONError struct {
 
 func (e *notJSONError) Error() string { return fmt.Sprintf("%v (it starts %q)", e.err, e.excerpt) }
 func (e *notJSONError) Unwrap() error { return e.err }
-
-// redactedError is an error whose message had the token removed.
-type redactedError struct {
-	err error
-	msg string
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
 
 // ServerText makes a value the server sent fit for a message: the token
 // removed in every spelling, control characters made spaces, and cut to

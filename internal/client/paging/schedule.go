@@ -1,4 +1,4 @@
-package client
+package paging
 
 import (
 	"context"
@@ -54,11 +54,6 @@ type pageSource[R any] interface {
 	beyondEnd(page int, r R) error
 }
 
-// decodeBounds is told when decoding holds a read up (every page it may
-// hold is answered, waiting to be decoded or handed over, while the
-// network has room) and when it no longer does.
-type decodeBounds interface{ decodeBound(bound bool) }
-
 // readPages fetches pages 1, 2, … and hands each to src.step strictly in
 // page order, whatever order the responses come back in, so the result
 // never depends on which request finished first. It keeps as many pages
@@ -69,11 +64,13 @@ type decodeBounds interface{ decodeBound(bound bool) }
 // decoded or handed over, which bounds the memory of a read. No page past
 // the lowest end claimed (claimsEnd) and not yet handed over is sent, so
 // pages sent past the end are only those that left before the claim was
-// known. When step says done, or fails, every later page in flight is
+// known. bound, when not nil, is told when decoding holds the read up
+// (every page it may hold is answered, waiting to be decoded or handed
+// over, while the network has room) and when it no longer does. When step says done, or fails, every later page in flight is
 // cancelled and discarded; but when step says done, the later pages
 // already answered are first handed to beyondEnd: records there contradict
 // the end, and beyondEnd's error ends the read instead.
-func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
+func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R], bound func(bool)) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var g errgroup.Group // bounded by the pages held, below
 	type result = struct {
@@ -160,11 +157,10 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		claimsMu.Unlock()
 		src.endClaimed(lowest, empty)
 	}
-	bounds, _ := any(src).(decodeBounds)
 	heldUp := false // decoding, not the network, holds the read up
 	defer func() {
 		if heldUp {
-			bounds.decodeBound(false)
+			bound(false)
 		}
 	}()
 	for next := 1; ; next++ {
@@ -179,10 +175,10 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 			for launched < last && onNetwork < window && launched < next-1+ahead {
 				launch()
 			}
-			if bounds != nil && window > 1 {
+			if bound != nil && window > 1 {
 				if now := onNetwork < window && launched >= next-1+ahead && launched < last; now != heldUp {
 					heldUp = now
-					bounds.decodeBound(now)
+					bound(now)
 				}
 			}
 			if next > launched && launched >= plan.last {

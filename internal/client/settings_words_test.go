@@ -1,12 +1,16 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 )
 
 // An error's settings are values: Error names Config's fields, and Word
@@ -26,8 +30,7 @@ func TestErrorsNameSettingsAsValues(t *testing.T) {
 		{&RetryWaitError{Status: 429, Wait: time.Hour, Max: time.Minute}, []Setting{SettingMaxRetryWait}},
 		{&ConnectionError{Problem: "refused", BaseURL: "https://x", Err: errors.New("dial")}, []Setting{SettingBaseURL}},
 		{&OrganizationError{Endpoint: "groups", Want: "a", Got: "b"}, []Setting{SettingOrganizationID, SettingToken, SettingOrganizationID}},
-		{&attemptTimeoutError{limit: time.Second}, []Setting{SettingTimeout}},
-		{&redirectError{to: "https://elsewhere"}, []Setting{SettingBaseURL}},
+		{&transport.RedirectError{To: "https://elsewhere"}, []Setting{SettingBaseURL}},
 		{ValidatePath("groups", "/https://x/groups"), []Setting{SettingBaseURL}},
 	} {
 		wrapped := fmt.Errorf("groups page 1: the request failed: %w", tc.err)
@@ -44,5 +47,37 @@ func TestErrorsNameSettingsAsValues(t *testing.T) {
 				t.Errorf("%s is not worded by the namer:\n error %s\nworded %s", ConfigNames(s), wrapped, worded)
 			}
 		}
+	}
+}
+
+// A redirect to a host that spells the token is refused, and its message
+// redacted; worded for the provider, it still names the setting to fix,
+// not Config's field: Word walks the chain, where replacing the redacted
+// text would find nothing to replace.
+func TestWordSurvivesRedaction(t *testing.T) {
+	t.Parallel()
+	evil := strings.ToLower(testToken) + ".example"
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+		http.Redirect(w, r, "https://"+evil+r.URL.RequestURI(), http.StatusFound)
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: strings.ToLower(testToken)})
+	_, err := c.Groups(context.Background(), ListOptions{})
+	if err == nil {
+		t.Fatal("the redirect to another host was followed")
+	}
+	worded := Word(fmt.Errorf("reading groups: %w", err), func(s Setting) string {
+		if s == SettingBaseURL {
+			return "base_url (or JOINIT_BASE_URL)"
+		}
+		return ConfigNames(s)
+	})
+	if strings.Contains(strings.ToLower(worded), strings.ToLower(testToken)) {
+		t.Fatalf("the token is in the worded message: %s", worded)
+	}
+	if !strings.Contains(worded, "redirected to another host") || !strings.Contains(worded, "set base_url (or JOINIT_BASE_URL) to the final address") || strings.Contains(worded, "Config.BaseURL") {
+		t.Fatalf("the worded message does not name base_url: %s", worded)
+	}
+	if !strings.HasPrefix(worded, "reading groups: groups page 1: ") {
+		t.Fatalf("the wrapping text is lost: %s", worded)
 	}
 }

@@ -1,4 +1,4 @@
-package client
+package paging
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"hash/maphash"
 	"strings"
 	"sync"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // A server's 200s can lie for a moment: a lagging replica, a cache or a
@@ -26,16 +28,7 @@ type answer struct {
 
 // noRecords is the answer of an empty page, and of a page refused past
 // the end of the list: both say there is nothing there.
-var noRecords = answer{digest: idsDigest(nil)}
-
-// idsDigest fingerprints a page's record ids in order.
-func idsDigest(ids []string) uint64 {
-	h := newIDsHash()
-	for _, id := range ids {
-		h.add(id)
-	}
-	return h.sum()
-}
+var noRecords = answer{digest: newIDsHash().sum()}
 
 // idsHash fingerprints record ids one at a time, as a page is looked at:
 // no slice of a page's ids is made for it.
@@ -54,21 +47,22 @@ func (i *idsHash) add(id string) {
 
 func (i *idsHash) sum() uint64 { return i.h.Sum64() }
 
-// answerBook remembers, for each question asked of the API in one run (a
+// AnswerBook remembers, for each question asked of the API in one run (a
 // page of an endpoint with its filters and page size: its URL), the answer
 // last believed. A full and a masked read ask the same question: the mask
 // is the client's, not the URL's. Terraform reads data sources
 // concurrently, so two data sources reading one URL moments apart must not
 // end up with two different lists.
-type answerBook struct {
+type AnswerBook struct {
 	mu      sync.Mutex
 	answers map[string]answer
 }
 
-func newAnswerBook() *answerBook { return &answerBook{answers: map[string]answer{}} }
+// NewAnswerBook is the book of one client's run.
+func NewAnswerBook() *AnswerBook { return &AnswerBook{answers: map[string]answer{}} }
 
 // earlier is the answer believed before for question, if any.
-func (b *answerBook) earlier(question string) (answer, bool) {
+func (b *AnswerBook) earlier(question string) (answer, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a, ok := b.answers[question]
@@ -77,7 +71,7 @@ func (b *answerBook) earlier(question string) (answer, bool) {
 
 // believe notes a believed answer. The book holds a digest per page asked,
 // a few bytes each, whatever the size of the read.
-func (b *answerBook) believe(question string, a answer) {
+func (b *AnswerBook) believe(question string, a answer) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.answers[question] = a
@@ -95,11 +89,11 @@ const maxOpinions = 3
 // on, so two lies in a row are outvoted by two truths. It fails, saying the
 // server gave different answers, when maxOpinions asks agree with nothing.
 func secondOpinion[P any](ctx context.Context, endpoint string, page int, known []answer,
-	fetch func(ctx context.Context, page int) (P, error), answerOf func(P) answer,
+	ask func(ctx context.Context, page int) (P, error), answerOf func(P) answer,
 ) (P, error) {
 	had := append([]answer(nil), known...)
 	for range maxOpinions {
-		again, err := fetch(ctx, page)
+		again, err := ask(ctx, page)
 		if err != nil {
 			return again, err
 		}
@@ -112,7 +106,7 @@ func secondOpinion[P any](ctx context.Context, endpoint string, page int, known 
 		had = append(had, a)
 	}
 	var zero P
-	return zero, &PageError{Endpoint: endpoint, Page: page, Err: ErrInconsistentAnswers, Reason: fmt.Sprintf(
+	return zero, &failure.PageError{Endpoint: endpoint, Page: page, Err: failure.ErrInconsistentAnswers, Reason: fmt.Sprintf(
 		"the server gave %d different answers for this page (%s), none of them twice; it may be serving from replicas that disagree: try again later", len(had), recordCounts(had))}
 }
 
@@ -122,13 +116,13 @@ func secondOpinion[P any](ctx context.Context, endpoint string, page int, known 
 // question. It returns the answer believed, noted in the run's book, and
 // whether the page was asked again; discard, when set, lets the first
 // answer go before the page is asked again.
-func believeOrAsk[P any](ctx context.Context, c *Client, endpoint string, page int, first P, question string, doubted bool,
+func believeOrAsk[P any](ctx context.Context, book *AnswerBook, endpoint string, page int, first P, question string, doubted bool,
 	said func(P) answer, ask func(context.Context, int) (P, error), discard func(P),
 ) (P, bool, error) {
-	earlier, asked := c.answers.earlier(question)
+	earlier, asked := book.earlier(question)
 	contradicts := asked && earlier.digest != said(first).digest
 	if !contradicts && !doubted {
-		c.answers.believe(question, said(first))
+		book.believe(question, said(first))
 		return first, false, nil
 	}
 	known := []answer{said(first)}
@@ -142,7 +136,7 @@ func believeOrAsk[P any](ctx context.Context, c *Client, endpoint string, page i
 	if err != nil {
 		return again, false, err
 	}
-	c.answers.believe(question, said(again))
+	book.believe(question, said(again))
 	return again, true, nil
 }
 

@@ -1,13 +1,12 @@
-package client
+package paging
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
@@ -21,47 +20,40 @@ type decodedPage[T any] struct {
 	said     answer // what the page says, to compare with other answers to the question
 }
 
-// errDataChanged ends a read that saw the data change under it (a record on
+// ErrDataChanged ends a read that saw the data change under it (a record on
 // two pages of a concurrent read, or page 1 holding other records than it
 // did): pages answered out of order around the change may have skipped
 // records. The read starts again one page at a time.
-var errDataChanged = errors.New("the data changed during the read")
+var ErrDataChanged = errors.New("the data changed during the read")
 
-// readCountPages reads a count-style endpoint (page, count; JSON array
+// ReadCount reads a count-style endpoint (page, count; JSON array
 // answers) to its confirmed end (DESIGN.md, "Paging rules"). A read that
 // sees the data change is read again from page 1, one page at a time, which
 // loses nothing to insertions.
-func readCountPages[T any, PT interface {
+func ReadCount[T any, PT interface {
 	*T
-	record
-}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only pagejson.Mask) ([]T, error) {
-	start := time.Now()
-	r := newCountReader[T, PT](ctx, c, req, keepRaw, only, c.cfg.MaxConcurrency)
+	Record
+}](ctx context.Context, rd Read[T]) ([]T, Stats, error) {
+	r := newCountReader[T, PT](ctx, &rd, rd.MaxInFlight)
 	err := r.read()
 	reread := false
-	if errors.Is(err, errDataChanged) {
-		c.cfg.Logger.Warn(ctx, "the data changed during the read (a record served on two pages, or page 1 changed); reading again from page 1, one page at a time", map[string]any{
-			"endpoint": req.endpoint, "page": r.changedAt,
+	if errors.Is(err, ErrDataChanged) {
+		rd.Logger.Warn(ctx, "the data changed during the read (a record served on two pages, or page 1 changed); reading again from page 1, one page at a time", map[string]any{
+			"endpoint": rd.Endpoint, "page": r.changedAt,
 		})
-		r = newCountReader[T, PT](ctx, c, req, keepRaw, only, 1)
+		r = newCountReader[T, PT](ctx, &rd, 1)
 		r.rereading = true
 		err = r.read()
 		reread = true
 	}
 	if err == nil {
-		err = r.acc.guard.err()
+		err = r.acc.guard.Err()
 	}
 	if err != nil {
-		return nil, err
+		return nil, Stats{}, err
 	}
-	c.cfg.Logger.Debug(ctx, "read complete", map[string]any{
-		"endpoint": req.endpoint, "records": len(r.acc.out), "pages": r.pages,
-		"page_size": req.size, "server_page_size": r.pageSize,
-		"duplicates_dropped": r.acc.duplicates,
-		"requests_discarded": r.discarded, "reread": reread,
-		"duration": time.Since(start).String(),
-	})
-	return r.acc.out, nil
+	return r.acc.out, Stats{Pages: r.pages, ServerPageSize: r.pageSize, Duplicates: r.acc.duplicates,
+		Discarded: r.discarded, Reread: reread}, nil
 }
 
 // countReader holds one pass over a count-style endpoint. Its rules are
@@ -71,23 +63,20 @@ func readCountPages[T any, PT interface {
 // (the confirmation page and the slow start).
 type countReader[T any, PT interface {
 	*T
-	record
+	Record
 }] struct {
 	ctx         context.Context
-	c           *Client
-	req         pageRequest
-	keepRaw     bool
-	only        pagejson.Mask // the fields decoded; nil: all
+	rd          *Read[T]
 	maxInFlight int
 	acc         *accumulator[T, PT]
 	digests     map[uint64]int // page digest -> first page it was seen on
 
-	pageSize   int // records per page the server serves: req.size until shown otherwise
+	pageSize   int // records per page the server serves: rd.Size until shown otherwise
 	longest    int // the most records one page held so far
 	fullPages  int // full pages so far: the slow start grows with them
 	prevShort  bool
 	prevStale  bool   // the last page held only records read before
-	count      int    // the count sent: req.size, or what a short page 1 held
+	count      int    // the count sent: rd.Size, or what a short page 1 held
 	concurrent bool   // more than one page was allowed in flight
 	rereading  bool   // this is the one-page-at-a-time read after a change
 	firstSaid  answer // page 1's answer, asked again at the end of a concurrent read
@@ -99,7 +88,7 @@ type countReader[T any, PT interface {
 	// (frontAt): the closing check of a concurrent read leaves beside the
 	// end's second answer instead of after it. reask is that second
 	// answer, sent by endClaimed.
-	front   *frontCheck[T]
+	front   *pendingAsk[T]
 	frontAt int
 	reask   *pendingAsk[T]
 	// lastHanded is the last page step took.
@@ -110,22 +99,26 @@ type countReader[T any, PT interface {
 
 func newCountReader[T any, PT interface {
 	*T
-	record
-}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only pagejson.Mask, maxInFlight int) *countReader[T, PT] {
+	Record
+}](ctx context.Context, rd *Read[T], maxInFlight int) *countReader[T, PT] {
 	return &countReader[T, PT]{
-		ctx: ctx, c: c, req: req, keepRaw: keepRaw, only: only, maxInFlight: maxInFlight,
-		acc:      newAccumulator[T, PT](c.newOrgGuard(req.endpoint)),
+		ctx: ctx, rd: rd, maxInFlight: maxInFlight,
+		acc:      newAccumulator[T, PT](rd.guard()),
 		digests:  map[uint64]int{},
-		pageSize: req.size, count: req.size,
+		pageSize: rd.Size, count: rd.Size,
 	}
 }
 
 func (r *countReader[T, PT]) read() error {
+	var bound func(bool)
+	if r.rd.Gate != nil {
+		bound = r.rd.Gate.decodeBound
+	}
 	pages, discarded, err := readPages(r.ctx, r.maxInFlight,
-		pagePlan{window: 1, last: r.c.cfg.MaxPages}, pageSource[decodedPage[T]](r))
+		pagePlan{window: 1, last: r.rd.MaxPages}, pageSource[decodedPage[T]](r), bound)
 	r.pages, r.discarded = pages, discarded
 	if errors.Is(err, errPageCap) {
-		return &PageError{Endpoint: r.req.endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.c.cfg.MaxPages), Err: ErrNotAdvancing}
+		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.rd.MaxPages), Err: failure.ErrNotAdvancing}
 	}
 	if err != nil || !r.concurrent {
 		r.dropPending()
@@ -136,129 +129,15 @@ func (r *countReader[T, PT]) read() error {
 	return err
 }
 
-// checkFrontUnchanged asks for page 1 again after a concurrent read. Pages
-// answered out of order around records inserted at the front leave a gap:
-// a page served before the insert, the page below it served after. A small
-// insert shows as a record seen twice, but one of two pages or more does
-// not. Page 1 holding other records than it did is the sure sign; then the
-// read starts again, one page at a time. Records inserted further down the
-// list cannot be noticed this way (see the paging docs).
-func (r *countReader[T, PT]) checkFrontUnchanged() error {
-	again, err := r.frontAnswer()
-	if err != nil {
-		return err
-	}
-	if again.said.digest != r.firstSaid.digest {
-		// One answer against one: a front that changed, or a page 1
-		// answered short or empty for a moment. A third tells them apart.
-		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
-		if err != nil {
-			return err
-		}
-	}
-	recycleBody(again.body)
-	if again.said.digest != r.firstSaid.digest {
-		r.changedAt = 1
-		return errDataChanged
-	}
-	return nil
-}
-
-// frontCheck is page 1 asked again, in flight.
-type frontCheck[T any] struct {
-	done   chan struct{}
-	page   decodedPage[T]
-	err    error
-	cancel context.CancelFunc
-}
-
-// sendFrontCheckAtEnd sends the closing check of page 1 when a page of a
-// concurrent read claims the end (empty, or short): every page with
-// records before it has been answered, which is all the check needs, and
-// the end's second answer takes a round trip that the check can share.
-func (r *countReader[T, PT]) sendFrontCheckAtEnd(page, n int) {
-	if !r.concurrent || page < 2 || (n > 0 && n >= r.longest) || r.front != nil {
-		// A check in flight was sent after every page with records so
-		// far; one sent too early is dropped by step.
-		return
-	}
-	ctx, cancel := context.WithCancel(r.ctx)
-	f := &frontCheck[T]{done: make(chan struct{}), cancel: cancel}
-	go func() {
-		defer close(f.done)
-		f.page, f.err = r.ask(ctx, 1)
-	}()
-	r.front, r.frontAt = f, page
-}
-
-// frontAnswer is page 1 asked again: the check sent at the end, or a new
-// ask when none is in flight.
-func (r *countReader[T, PT]) frontAnswer() (decodedPage[T], error) {
-	f := r.front
-	if f == nil {
-		return r.ask(r.ctx, 1)
-	}
-	r.front = nil
-	defer f.cancel()
-	select {
-	case <-f.done:
-		return f.page, f.err
-	case <-r.ctx.Done():
-		return decodedPage[T]{}, r.ctx.Err()
-	}
-}
-
-// beyondEnd looks at a page past the confirmed end that was already
-// answered: records there say the end was false. Read again, one page at
-// a time, rather than return the shorter list.
-func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
-	recycleBody(p.body)
-	if len(p.records) == 0 {
-		return nil
-	}
-	r.c.cfg.Logger.Warn(r.ctx, "a page past the end of the list holds records: the end was not true", map[string]any{
-		"endpoint": r.req.endpoint, "page": page, "records": len(p.records),
-	})
-	r.changedAt = page
-	if r.rereading {
-		return &PageError{Endpoint: r.req.endpoint, Page: page, Err: ErrInconsistentAnswers, Reason: "the page holds records, though an earlier page ended the list (asked twice); the server's pages do not agree with each other: try again later"}
-	}
-	return errDataChanged
-}
-
-// checkShortFirstPage runs when page 2 holds more records than page 1 did
-// (the count asked for it): the server does not honour count, so page 2
-// did not test page 1's shortness, as it does on a server that does. Page
-// 1 is asked again; a page 1 that was cut short for a moment then shows
-// more records, and the read starts again, one page at a time.
-func (r *countReader[T, PT]) checkShortFirstPage() error {
-	again, err := r.ask(r.ctx, 1)
-	if err == nil && again.said.digest != r.firstSaid.digest {
-		again, err = secondOpinion(r.ctx, r.req.endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
-	}
-	if err != nil {
-		return err
-	}
-	recycleBody(again.body)
-	if again.said.digest == r.firstSaid.digest {
-		return nil
-	}
-	r.changedAt = 1
-	if r.rereading {
-		return &PageError{Endpoint: r.req.endpoint, Page: 1, Err: ErrInconsistentAnswers, Reason: "page 1 held other records when asked again, in the read and again in the read that followed; try again later"}
-	}
-	return errDataChanged
-}
-
 // answerOf reduces a page to what it says: its records' ids in order, or
 // its bytes when a record has no id.
 func answerOf[T any, PT interface {
 	*T
-	record
+	Record
 }](recs []pagejson.Record[T], digest uint64) answer {
 	ids := newIDsHash()
 	for i := range recs {
-		id := PT(&recs[i].Rec).dedupKey()
+		id := PT(&recs[i].Rec).Key()
 		if id == "" {
 			return answer{digest: digest, records: len(recs)}
 		}
@@ -282,117 +161,21 @@ func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
 	return 0
 }
 
-// decodeBound lets every core decode while decoding holds this read up.
-func (r *countReader[T, PT]) decodeBound(bound bool) { r.c.decoders.decodeBound(bound) }
-
-// endClaimed sends what the end claimed at page needs once every page
-// before it is answered, before they are decoded and handed over: the
-// page asked again (its second answer) and, in a concurrent read, the
-// closing check of page 1. step takes them when page's turn comes.
-func (r *countReader[T, PT]) endClaimed(page int, empty bool) {
-	if r.wantsSecondAnswer(page, empty) && r.reask == nil {
-		ctx, cancel := context.WithCancel(r.ctx)
-		a := &pendingAsk[T]{page: page, done: make(chan struct{}), cancel: cancel}
-		go func() {
-			defer close(a.done)
-			a.p, a.err = r.askOrEmpty(ctx, page)
-		}()
-		r.reask = a
-	}
-	if page > 1 {
-		r.sendFrontCheckAtEnd(page, 0)
-	}
-}
-
-// wantsSecondAnswer says whether step will ask page again when its turn
-// comes, as endsHere will decide it, from what is known before then: the
-// pages between the last handed over and page claimed no end, so they
-// are full.
-func (r *countReader[T, PT]) wantsSecondAnswer(page int, empty bool) bool {
-	switch {
-	case page == 1:
-		return empty // a short page 1 is tested by page 2
-	case !empty:
-		return true // a short page
-	case r.lastHanded < page-1:
-		return true // an empty page after a full one
-	}
-	return !(r.prevShort && r.prevConfirmed)
-}
-
-// pendingAsk is a page asked again, in flight.
-type pendingAsk[T any] struct {
-	page   int
-	done   chan struct{}
-	p      decodedPage[T]
-	err    error
-	cancel context.CancelFunc
-}
-
-// wait is the page's answer, or ctx's end.
-func (a *pendingAsk[T]) wait(ctx context.Context) (decodedPage[T], error) {
-	defer a.cancel()
-	select {
-	case <-a.done:
-		return a.p, a.err
-	case <-ctx.Done():
-		return decodedPage[T]{}, ctx.Err()
-	}
-}
-
-// askAgain asks a page again for its second answer: the ask endClaimed
-// sent, when it was for this page, or a new one.
-func (r *countReader[T, PT]) askAgain(ctx context.Context, page int) (decodedPage[T], error) {
-	if a := r.reask; a != nil {
-		r.reask = nil
-		if a.page == page {
-			return a.wait(ctx)
-		}
-		a.cancel()
-	}
-	return r.askOrEmpty(ctx, page)
-}
-
-// dropPending cancels what endClaimed sent and the read will not use.
-func (r *countReader[T, PT]) dropPending() {
-	if r.reask != nil {
-		r.reask.cancel()
-		<-r.reask.done
-		r.reask = nil
-	}
-	if r.front != nil {
-		r.front.cancel()
-		<-r.front.done
-		r.front = nil
-	}
-}
-
-// ask fetches a page outside the pager: a page asked again.
+// ask fetches a page outside the schedule: a page asked again.
 func (r *countReader[T, PT]) ask(ctx context.Context, page int) (decodedPage[T], error) {
 	return r.fetch(ctx, page, nil)
 }
 
 // fetch gets and decodes one page. It runs concurrently with other pages.
-// A body that does not decode is retried inside c.fetch.
 func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (decodedPage[T], error) {
-	q := r.req
-	q.page, q.size, q.bytesIn = page, r.count, bytesIn
-	var p decodedPage[T]
-	err := r.c.fetch(ctx, q, func(body []byte) error {
-		if fixed := r.c.repairText(ctx, body, r.req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
-			recycleBody(body) // the repaired copy is decoded instead
-			body = fixed
-		}
-		recs, err := pagejson.DecodeArray[T](body, r.keepRaw, r.only)
-		if err != nil {
-			recycleBody(body)
-			return r.c.withoutToken(r.c.describeBody(err))
-		}
-		digest := digestOf(body)
-		p = decodedPage[T]{records: recs, digest: digest, body: body, question: q.url(r.c.base), said: answerOf[T, PT](recs, digest), asked: q.size}
-		return nil
-	})
-	return p, err
+	size := r.count
+	p, err := r.rd.Fetch(ctx, page, size, bytesIn)
+	if err != nil {
+		return decodedPage[T]{}, err
+	}
+	digest := digestOf(p.Body)
+	return decodedPage[T]{records: p.Records, digest: digest, body: p.Body, question: r.rd.Question(page, size),
+		said: answerOf[T, PT](p.Records, digest), asked: size}, nil
 }
 
 // step takes the pages in order. Each
@@ -400,7 +183,7 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()
 // page, a repeated page, what the page teaches of the server's page size,
 // the records kept, and what to fetch next.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
-	r.c.traceHanded(r.req.endpoint, page)
+	r.rd.handed(page)
 	r.lastHanded = page
 	if fetchErr != nil {
 		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
@@ -449,8 +232,8 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 // in the run. It returns the answer believed, and whether it was asked
 // for twice.
 func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T], bool, error) {
-	return believeOrAsk(r.ctx, r.c, r.req.endpoint, page, p, p.question, r.endsHere(page, len(p.records)),
-		pageSaid[T], r.askAgain, func(p decodedPage[T]) { recycleBody(p.body) })
+	return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, r.endsHere(page, len(p.records)),
+		pageSaid[T], r.askAgain, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 }
 
 // endsHere reports an answer that would end the read, or tell where it
@@ -478,11 +261,7 @@ func (r *countReader[T, PT]) askOrEmpty(ctx context.Context, page int) (decodedP
 
 // question is the URL page is asked at, which the run's answers are
 // compared by.
-func (r *countReader[T, PT]) question(page int) string {
-	q := r.req
-	q.page, q.size = page, r.count
-	return q.url(r.c.base)
-}
+func (r *countReader[T, PT]) question(page int) string { return r.rd.Question(page, r.count) }
 
 // refused decides what a failed page means. Only a short page's
 // confirmation may be refused (step takes that as an empty page): after a
@@ -490,7 +269,7 @@ func (r *countReader[T, PT]) question(page int) string {
 // the middle of the list.
 func (r *countReader[T, PT]) refused(page int, err error) (pagePlan, error) {
 	if page > 1 && refusesPageAfterEnd(err) {
-		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
+		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
 			"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
 	}
 	return pagePlan{}, err
@@ -509,7 +288,7 @@ func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan
 		plan, err = r.notPaginatedOrShifted(p)
 		return plan, true, err
 	}
-	return pagePlan{}, true, &PageError{Endpoint: r.req.endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: ErrNotAdvancing}
+	return pagePlan{}, true, &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: failure.ErrNotAdvancing}
 }
 
 // learnFrom notes what a new page tells of the list and the server: page
@@ -526,19 +305,19 @@ func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 }
 
 // keepFresh keeps the page's records not read before. In a concurrent pass
-// a record seen twice means the data changed (errDataChanged); a page of
+// a record seen twice means the data changed (ErrDataChanged); a page of
 // nothing new is a server not advancing when the page is full or the page
 // before was stale too.
 func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 	n := len(p.records)
-	fresh := r.acc.keep(p.records, r.keepRaw)
-	recycleBody(p.body) // the kept records hold copies, not the body
+	fresh := r.acc.keep(p.records, r.rd.KeepRaw)
+	r.rd.recycle(p.body) // the kept records hold copies, not the body
 	if r.concurrent && fresh < n {
 		r.changedAt = page
-		return errDataChanged
+		return ErrDataChanged
 	}
 	if fresh == 0 && (n >= r.pageSize || r.prevStale) {
-		return &PageError{Endpoint: r.req.endpoint, Page: page, Reason: "every record on this page was already read on earlier pages, as on the page before or on a full page", Err: ErrNotAdvancing}
+		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Reason: "every record on this page was already read on earlier pages, as on the page before or on a full page", Err: failure.ErrNotAdvancing}
 	}
 	r.prevStale = fresh == 0
 	return nil
@@ -547,7 +326,7 @@ func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 // next plans the pages after a page of n records: after a short page only
 // its confirmation, after a full one the slow-start window.
 func (r *countReader[T, PT]) next(page, n int) pagePlan {
-	last := r.c.cfg.MaxPages
+	last := r.rd.MaxPages
 	if n < r.pageSize {
 		// Only the confirmation page. It may go one past the cap: a read
 		// whose last page is MaxPages is not runaway paging.
@@ -599,33 +378,33 @@ func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, 
 		return pagePlan{}, err
 	}
 	// What a server that ignores count serves: the API's default count.
-	defaultCount := apispec.CountPaging.DefaultSize
-	if again.digest == p.digest && len(p.records) == defaultCount && r.req.size != defaultCount {
-		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: 2, Err: ErrNotAdvancing, Reason: fmt.Sprintf(
+	defaultCount := r.rd.DefaultSize
+	if again.digest == p.digest && len(p.records) == defaultCount && r.rd.Size != defaultCount {
+		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: 2, Err: failure.ErrNotAdvancing, Reason: fmt.Sprintf(
 			"the server serves the same %d records (the API's default count) whatever page and count are asked for: the rest of the list, if any, cannot be read", defaultCount)}
 	}
 	if again.digest == p.digest {
-		r.c.cfg.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{
-			"endpoint": r.req.endpoint, "records": len(p.records),
+		r.rd.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{
+			"endpoint": r.rd.Endpoint, "records": len(p.records),
 		})
 		return pagePlan{done: true}, nil
 	}
 	r.changedAt = 1
 	if r.rereading {
-		return pagePlan{}, &PageError{Endpoint: r.req.endpoint, Page: 1, Reason: "the list changed at its front while it was read, and again while it was read again; try again later", Err: errDataChanged}
+		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: 1, Reason: "the list changed at its front while it was read, and again while it was read again; try again later", Err: ErrDataChanged}
 	}
-	return pagePlan{}, errDataChanged
+	return pagePlan{}, ErrDataChanged
 }
 
 // learnPageSize runs when the page after a short page has records: either
 // the server serves fewer records per page than asked for, or records were
 // added at the end during the read.
 func (r *countReader[T, PT]) learnPageSize(page int) {
-	r.pageSize = min(r.longest, r.req.size)
-	if r.pageSize < r.req.size && !r.warnedSize {
+	r.pageSize = min(r.longest, r.rd.Size)
+	if r.pageSize < r.rd.Size && !r.warnedSize {
 		r.warnedSize = true
-		r.c.cfg.Logger.Warn(r.ctx, "the server serves fewer records per page than asked for; reading on until an empty page", map[string]any{
-			"endpoint": r.req.endpoint, "page": page, "asked": r.req.size, "served": r.pageSize,
+		r.rd.Logger.Warn(r.ctx, "the server serves fewer records per page than asked for; reading on until an empty page", map[string]any{
+			"endpoint": r.rd.Endpoint, "page": page, "asked": r.rd.Size, "served": r.pageSize,
 		})
 	}
 }
@@ -633,7 +412,7 @@ func (r *countReader[T, PT]) learnPageSize(page int) {
 // refusesPageAfterEnd reports an answer that some servers give for a page
 // past the last one instead of an empty page.
 func refusesPageAfterEnd(err error) bool {
-	var apiErr *APIError
+	var apiErr *failure.APIError
 	if !errors.As(err, &apiErr) {
 		return false
 	}

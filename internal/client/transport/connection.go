@@ -1,4 +1,4 @@
-package client
+package transport
 
 import (
 	"crypto/tls"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net"
 	"strings"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // ConnectionError is a request that could not reach the API at all: the
@@ -21,14 +23,15 @@ type ConnectionError struct {
 	Err   error
 }
 
-func (e *ConnectionError) Error() string { return e.wordWith(ConfigNames) }
+func (e *ConnectionError) Error() string { return e.WordWith(failure.ConfigNames) }
 
-func (e *ConnectionError) wordWith(name Namer) string {
+// WordWith words the base URL setting.
+func (e *ConnectionError) WordWith(name failure.Namer) string {
 	if e.Proxy {
 		// net/http's own variables, not a setting of the client.
 		return fmt.Sprintf("%v: %s; check the HTTPS_PROXY (or HTTP_PROXY, NO_PROXY) environment variable", e.Err, e.Problem)
 	}
-	return fmt.Sprintf("%v: %s; check %s, now %s", e.Err, e.Problem, name(SettingBaseURL), e.BaseURL)
+	return fmt.Sprintf("%v: %s; check %s, now %s", e.Err, e.Problem, name(failure.SettingBaseURL), e.BaseURL)
 }
 
 // viaProxy reports an error of the connection to a proxy taken from the

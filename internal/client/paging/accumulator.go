@@ -1,4 +1,4 @@
-package client
+package paging
 
 import (
 	"hash/maphash"
@@ -6,21 +6,23 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
-// accumulator keeps records in API order, each once.
+// accumulator keeps records in API order, each once. Every record of
+// every endpoint passes through it, and its guard sees each one before it
+// is de-duplicated.
 type accumulator[T any, PT interface {
 	*T
-	record
+	Record
 }] struct {
 	out        []T
 	seen       map[string]struct{}
 	duplicates int
-	guard      orgGuard
+	guard      Guard[T]
 }
 
 func newAccumulator[T any, PT interface {
 	*T
-	record
-}](guard orgGuard) *accumulator[T, PT] {
+	Record
+}](guard Guard[T]) *accumulator[T, PT] {
 	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: guard}
 }
 
@@ -32,8 +34,8 @@ func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) in
 	fresh := 0
 	for i := range records {
 		d := &records[i]
-		a.guard.see(PT(&d.Rec))
-		if key := PT(&d.Rec).dedupKey(); key != "" {
+		a.guard.See(&d.Rec)
+		if key := PT(&d.Rec).Key(); key != "" {
 			if _, dup := a.seen[key]; dup {
 				a.duplicates++
 				continue
@@ -41,7 +43,7 @@ func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) in
 			a.seen[key] = struct{}{}
 		}
 		if keepRaw {
-			PT(&d.Rec).setRaw(d.Raw)
+			PT(&d.Rec).SetRaw(d.Raw)
 		}
 		a.out = append(a.out, d.Rec)
 		fresh++
@@ -49,7 +51,7 @@ func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) in
 	return fresh
 }
 
-// digestSeed is per process: digests only compare pages of one read.
+// digestSeed is per process: digests only compare pages of one run.
 var digestSeed = maphash.MakeSeed()
 
 // digestOf fingerprints a page to notice a server serving the same page

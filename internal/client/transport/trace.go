@@ -1,4 +1,4 @@
-package client
+package transport
 
 import "time"
 
@@ -26,17 +26,17 @@ const (
 	TraceHanded   TraceMoment = "handed on" // the reader took the page, in page order
 )
 
-// trace reports a moment of the page request log belongs to.
-func (c *Client) trace(log *attemptLog, what TraceMoment) {
-	if c.cfg.Trace == nil || log == nil {
+// trace reports a moment of the page request a belongs to.
+func (t *Transport) trace(a *attempts, what TraceMoment) {
+	if t.cfg.Trace == nil {
 		return
 	}
-	c.cfg.Trace(TraceEvent{Endpoint: log.endpoint, Page: log.page, Request: log.request, Attempt: int(log.count.Load()), What: what, At: time.Now()})
+	t.cfg.Trace(TraceEvent{Endpoint: a.endpoint, Page: a.page, Request: a.request, Attempt: a.sent(), What: what, At: time.Now()})
 }
 
-// traceHanded reports a page taken by its reader.
-func (c *Client) traceHanded(endpoint string, page int) {
-	if c.cfg.Trace != nil {
-		c.cfg.Trace(TraceEvent{Endpoint: endpoint, Page: page, What: TraceHanded, At: time.Now()})
+// Handed reports a page taken by its reader, in page order.
+func (t *Transport) Handed(endpoint string, page int) {
+	if t.cfg.Trace != nil {
+		t.cfg.Trace(TraceEvent{Endpoint: endpoint, Page: page, What: TraceHanded, At: time.Now()})
 	}
 }

@@ -1,4 +1,4 @@
-package client
+package transport
 
 import (
 	"context"
@@ -36,6 +36,10 @@ func newSendWindow(maxInFlight int) *sendWindow {
 }
 
 func (w *sendWindow) limit() int { return w.size }
+
+// successCount is how many successful (2xx) answers the client had: what
+// the retry policy measures other requests' progress by.
+func (w *sendWindow) successCount() uint64 { return w.successes.Load() }
 
 // acquire waits for a place in the window.
 func (w *sendWindow) acquire(ctx context.Context) error {

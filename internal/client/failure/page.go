@@ -1,0 +1,134 @@
+package failure
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
+)
+
+// PageError is a page the client could not use: its request failed, its
+// answer was not a page, or the paging rules refused it (a server that
+// does not advance, answers that do not agree). Nothing of the read is
+// returned with it.
+type PageError struct {
+	Endpoint string
+	Page     int
+	Reason   string
+	Err      error
+}
+
+func (e *PageError) Error() string { return e.WordWith(ConfigNames) }
+
+// WordWith words the settings the error it wraps names.
+func (e *PageError) WordWith(name Namer) string {
+	msg := fmt.Sprintf("%s page %d: %s", e.Endpoint, e.Page, e.Reason)
+	if e.Err != nil {
+		msg += ": " + Word(e.Err, name)
+	}
+	return msg
+}
+
+func (e *PageError) Unwrap() error { return e.Err }
+
+// ErrNotAdvancing marks a server that keeps answering with records already
+// read: paging it further would never end.
+var ErrNotAdvancing = errors.New("the server is not advancing through pages")
+
+// ErrInconsistentAnswers marks a server that answered the same page with
+// different records, again and again, within one run.
+var ErrInconsistentAnswers = errors.New("the server gave different answers to the same request")
+
+// Redacted returns err with every spelling of secret removed from its
+// message (package redact): errors about a page repeat what the server
+// sent (a body that is not JSON, a field name, a redirect's host), and a
+// hostile server may send the token back. The chain is kept, for errors.Is,
+// errors.As and Word.
+func Redacted(err error, secret string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	clean := redact.Text(msg, 0, redact.Secret{Value: secret})
+	if clean == msg {
+		return err
+	}
+	return &redactedError{err: err, secret: secret, msg: clean}
+}
+
+// redactedError is an error whose message had a secret removed.
+type redactedError struct {
+	err    error
+	secret string
+	msg    string
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// WordWith words the error it wraps, then redacts that text the same way.
+func (e *redactedError) WordWith(name Namer) string {
+	return redact.Text(Word(e.err, name), 0, redact.Secret{Value: e.secret})
+}
+
+// APIError is a response the API answered with a non-success status.
+type APIError struct {
+	Endpoint string // endpoint name, e.g. "memberships"
+	Page     int
+	Status   int
+	Attempts int
+	Elapsed  time.Duration // from the first attempt to the last answer
+	// URL is the URL of the last attempt, as scheme://host/path.
+	URL string
+	// Excerpt is a short, sanitized piece of the body: printable text only,
+	// with anything resembling the token removed.
+	Excerpt string
+	// AlsoURL is the other path asked for page 1 of an endpoint whose
+	// default path answered 404, when it answered 404 too.
+	AlsoURL string
+}
+
+func (e *APIError) Error() string { return e.WordWith(ConfigNames) }
+
+// WordWith words the settings the status points to.
+func (e *APIError) WordWith(name Namer) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
+	if e.Status == http.StatusNotFound && e.URL != "" {
+		fmt.Fprintf(&b, " for %s", e.URL)
+		if e.AlsoURL != "" {
+			fmt.Fprintf(&b, " and for %s (the other path the API specification allows)", e.AlsoURL)
+		}
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts over %s", e.Attempts, Rounded(e.Elapsed))
+	}
+	switch {
+	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+		fmt.Fprintf(&b, ": the access token was refused; check %s and that the application key is still authorized", name(SettingToken))
+	case e.Status == http.StatusNotFound && e.Page <= 1:
+		fmt.Fprintf(&b, ": no such endpoint; check %s and %s", name(SettingBaseURL), name(SettingPath(e.Endpoint)))
+	case e.Status == http.StatusNotFound:
+		b.WriteString(": the page was not found, though the endpoint answered earlier pages")
+	case e.Status == http.StatusTooManyRequests:
+		fmt.Fprintf(&b, ": rate limited, and retries were used up while no other request got through; lower %s or raise %s",
+			name(SettingMaxConcurrency), name(SettingMaxRetries))
+	case e.Status >= 500:
+		b.WriteString(": the server failed, and retries were used up")
+	}
+	if e.Excerpt != "" {
+		fmt.Fprintf(&b, " (body: %q)", e.Excerpt)
+	}
+	return b.String()
+}
+
+// Rounded prints a wait as people read it: 12.1s, 850ms.
+func Rounded(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}

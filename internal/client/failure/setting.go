@@ -1,0 +1,83 @@
+// Package failure is the vocabulary of a read's failures that every layer
+// of the client shares: the settings an error names (Setting, worded by a
+// Namer), the error of a page that could not be used (PageError) and the
+// marks the paging rules and the transport both test for (ErrNotAdvancing,
+// ErrInconsistentAnswers).
+//
+// The client speaks of the API and of its own Config only: an error whose
+// fix is a setting (a refused token, a path that answers 404, a wait
+// longer than allowed) names that setting as a value and words it through
+// a Namer. Error() names Config's fields; the provider, with Word, names
+// its attributes and environment variables instead. Word walks the error
+// chain by type (Worded), so it survives redaction, which changes a
+// message's text but not its chain.
+//
+// It may import package redact only (Redacted): the transport, the paging
+// rules and the client all return its errors.
+package failure
+
+import (
+	"errors"
+	"strings"
+)
+
+// Setting is a part of the client's Config an error concerns.
+type Setting struct {
+	Field string // the Config field: "BaseURL", "Token", "Paths", ...
+	Key   string // for Paths: the endpoint's name
+}
+
+// The settings errors name.
+var (
+	SettingBaseURL        = Setting{Field: "BaseURL"}
+	SettingToken          = Setting{Field: "Token"}
+	SettingOrganizationID = Setting{Field: "OrganizationID"}
+	SettingMaxConcurrency = Setting{Field: "MaxConcurrency"}
+	SettingMaxRetries     = Setting{Field: "MaxRetries"}
+	SettingMaxRetryWait   = Setting{Field: "MaxRetryWait"}
+	SettingTimeout        = Setting{Field: "Timeout"}
+)
+
+// SettingPath is the path of one endpoint, Config.Paths[endpoint].
+func SettingPath(endpoint string) Setting { return Setting{Field: "Paths", Key: endpoint} }
+
+// Namer words a setting for the person who configures the client.
+type Namer func(Setting) string
+
+// ConfigNames names a setting as the Config field it is: what the
+// errors' Error methods say.
+func ConfigNames(s Setting) string {
+	if s.Key != "" {
+		return "Config." + s.Field + "[" + s.Key + "]"
+	}
+	return "Config." + s.Field
+}
+
+// Worded is an error whose message names settings, or wraps one that
+// does: WordWith is its message with every setting worded by name. An
+// error that wraps another implements it by wording the one it wraps.
+type Worded interface {
+	error
+	WordWith(name Namer) string
+}
+
+// Word returns err's message with every setting it names worded by name.
+// A Worded error words itself. An error that is not (fmt.Errorf("...: %w"))
+// keeps its own text and has the text of the error it wraps worded where
+// it stands.
+func Word(err error, name Namer) string {
+	if w, ok := err.(Worded); ok {
+		return w.WordWith(name)
+	}
+	msg := err.Error()
+	inner := errors.Unwrap(err)
+	if inner == nil {
+		return msg
+	}
+	innerMsg := inner.Error()
+	i := strings.LastIndex(msg, innerMsg)
+	if i < 0 {
+		return msg
+	}
+	return msg[:i] + Word(inner, name) + msg[i+len(innerMsg):]
+}

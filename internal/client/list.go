@@ -1,0 +1,219 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
+)
+
+// ListOptions are the options every list read takes.
+type ListOptions struct {
+	// PageSize is the count (or limit) sent on every page; 0 takes the
+	// endpoint's maximum, so a read takes the fewest requests.
+	PageSize int
+	// KeepRaw keeps each record's JSON as the API sent it.
+	KeepRaw bool
+	// Fields, when not nil, are the JSON members to decode of each record
+	// (memberships and payments); the others stay nil and are skipped in
+	// the stream. The record's "_id" is always decoded.
+	Fields []string
+}
+
+// record is what a read needs of a record type: what the paging rules
+// need (its key, its raw JSON), and its organization_id for the guard.
+type record interface {
+	paging.Record
+	organizationValue() *string
+}
+
+// listRead is one read of a list endpoint.
+type listRead[T any] struct {
+	endpoint string
+	// kind tells apart, in the cache, reads of one endpoint into other
+	// record types ("full", "summary").
+	kind    string
+	filters url.Values // the same on every page, so all pages are one result set
+	fields  []string   // the JSON members decoded; nil: all
+	opts    ListOptions
+	// keep, when set, is what the read keeps of the records read (the
+	// memberships' status check).
+	keep func(context.Context, []T) []T
+}
+
+// listResult is a read's records, and for a limit-style endpoint the
+// largest totalPages the server gave.
+type listResult[T any] struct {
+	records    []T
+	totalPages int
+}
+
+// readList reads every record of a list endpoint, in API order, paged as
+// apispec's table says (count-style or limit-style), through the in-run
+// cache and, for an endpoint with an alternate path, the path fallback.
+func readList[T any, PT interface {
+	*T
+	record
+}](ctx context.Context, c *Client, l listRead[T]) (listResult[T], error) {
+	req, err := c.request(l.endpoint, l.opts.PageSize)
+	if err != nil {
+		return listResult[T]{}, err
+	}
+	req.filters = l.filters
+	only, err := pagejson.NewMask[T](c.withOrganizationField(l.fields))
+	if err != nil {
+		return listResult[T]{}, err
+	}
+	key := cacheKey(req, l.opts.KeepRaw) + "|" + l.kind + "|" + only.Key()
+	return get(ctx, c.cache, key, func(ctx context.Context) (listResult[T], error) {
+		return readAtEitherPath(ctx, c, req, func(req pageRequest) (listResult[T], error) {
+			out, err := readPages[T, PT](ctx, c, req, l.opts.KeepRaw, only)
+			if err == nil && l.keep != nil {
+				out.records = l.keep(ctx, out.records)
+			}
+			return out, err
+		})
+	}, func(r listResult[T]) int { return len(r.records) })
+}
+
+// readPages reads req to its end by the paging rules of its endpoint.
+func readPages[T any, PT interface {
+	*T
+	record
+}](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only pagejson.Mask) (listResult[T], error) {
+	start := time.Now()
+	pg := apispec.Lookup(req.endpoint).Paging
+	rd := paging.Read[T]{
+		Endpoint: req.endpoint, Size: req.size, DefaultSize: pg.DefaultSize,
+		MaxPages: c.cfg.MaxPages, MaxInFlight: c.cfg.MaxConcurrency, KeepRaw: keepRaw,
+		Question: func(page, size int) string { return req.at(page, size).url(c.base) },
+		Recycle:  transport.Recycle,
+		NewGuard: func() paging.Guard[T] { return newOrgGuard[T, PT](c, req.endpoint) },
+		Book:     c.answers,
+		Handed:   func(page int) { c.transport.Handed(req.endpoint, page) },
+		Logger:   c.cfg.Logger,
+	}
+	var out listResult[T]
+	var stats paging.Stats
+	var err error
+	if pg.Metadata {
+		rd.Fetch = fetchPage[T](c, req, func(body []byte, page int) (paging.Page[T], error) {
+			return decodeMetadataPage[T](body, page, keepRaw)
+		})
+		out.records, out.totalPages, stats, err = paging.ReadMetadata[T, PT](ctx, rd)
+	} else {
+		rd.Gate = c.decoders
+		rd.Fetch = fetchPage[T](c, req, func(body []byte, _ int) (paging.Page[T], error) {
+			recs, err := pagejson.DecodeArray[T](body, keepRaw, only)
+			return paging.Page[T]{Records: recs, Body: body}, err
+		})
+		out.records, stats, err = paging.ReadCount[T, PT](ctx, rd)
+	}
+	if err != nil {
+		return listResult[T]{}, err
+	}
+	fields := stats.Fields()
+	fields["endpoint"], fields["records"], fields["page_size"] = req.endpoint, len(out.records), req.size
+	fields["duration"] = time.Since(start).String()
+	c.cfg.Logger.Debug(ctx, "read complete", fields)
+	return out, nil
+}
+
+// fetchPage is the paging rules' page function for req: one GET through
+// the transport, its body repaired of text that is not valid Unicode and
+// decoded by decode inside the retry loop (so a body that does not decode
+// is retried), while holding a place at the decode gate.
+func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int, func()) (paging.Page[T], error) {
+	return func(ctx context.Context, page, size int, bytesIn func()) (paging.Page[T], error) {
+		var p paging.Page[T]
+		err := c.transport.Get(ctx, transport.Request{
+			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base), BytesIn: bytesIn,
+			Accept: func(body []byte) error {
+				if err := c.decoders.Acquire(ctx); err != nil {
+					transport.Recycle(body)
+					return err
+				}
+				defer c.decoders.Release()
+				if fixed := c.repairText(ctx, body, req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
+					transport.Recycle(body) // the repaired copy is decoded instead
+					body = fixed
+				}
+				var err error
+				if p, err = decode(body, page); err != nil {
+					transport.Recycle(body)
+					return failure.Redacted(c.describeBody(err), c.cfg.Token)
+				}
+				return nil
+			},
+		})
+		return p, err
+	}
+}
+
+// decodeMetadataPage decodes a page of a limit-style endpoint. A page that
+// names another page than was asked for is a server not advancing, not a
+// passing fault: it is not retried.
+func decodeMetadataPage[T any](body []byte, page int, keepRaw bool) (paging.Page[T], error) {
+	m, err := pagejson.DecodeMetadata[T](body, page, keepRaw)
+	var other *pagejson.OtherPageError
+	if errors.As(err, &other) {
+		return paging.Page[T]{}, fmt.Errorf("%v; it is not advancing through pages: %w", other, failure.ErrNotAdvancing)
+	}
+	return paging.Page[T]{Records: m.Records, TotalPages: m.TotalPages, Results: m.Results}, err
+}
+
+// pageRequest names the pages of one endpoint read.
+type pageRequest struct {
+	endpoint  string     // name used in errors and logs, e.g. "memberships"
+	path      string     // relative to the base URL
+	filters   url.Values // the same on every page, so all pages are one result set
+	sizeParam string     // "count" or "limit": endpoints take one, not both
+	size      int
+	page      int
+}
+
+// at is the request of one page of size records.
+func (r pageRequest) at(page, size int) pageRequest {
+	r.page, r.size = page, size
+	return r
+}
+
+func (r pageRequest) url(base *url.URL) string {
+	q := url.Values{}
+	for k, vs := range r.filters {
+		q[k] = vs
+	}
+	q.Set("page", strconv.Itoa(r.page))
+	q.Set(r.sizeParam, strconv.Itoa(r.size))
+	u := *base
+	u.Path = base.Path + r.path
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// request is the first page's request of endpoint at the path it is read
+// at, paged as apispec's table says; size 0 takes the endpoint's largest.
+func (c *Client) request(endpoint string, size int) (pageRequest, error) {
+	paging := apispec.Lookup(endpoint).Paging
+	if size == 0 {
+		size = paging.MaxSize
+	}
+	if err := paging.CheckSize(endpoint, size); err != nil {
+		return pageRequest{}, err
+	}
+	return pageRequest{endpoint: endpoint, path: c.paths.of(endpoint), sizeParam: paging.SizeParam, size: size}, nil
+}
+
+func cacheKey(r pageRequest, keepRaw bool) string {
+	// The endpoint is part of the key: two endpoints configured with the same
+	// path must not share an entry of another record type.
+	return fmt.Sprintf("%s|%s|%s|%s|%d|%t", r.endpoint, r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
+}

@@ -1,0 +1,147 @@
+package paging
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+)
+
+type decodedMetricsPage[T any] struct {
+	decodedPage[T]
+	totalPages int
+}
+
+// ReadMetadata reads a limit-style endpoint: page 1 reports totalPages,
+// then the rest are fetched concurrently, since the end is known. Pages
+// before totalPages that come back empty must stay empty to the end (else
+// the read fails); a server that serves fewer results than asked for on a
+// page before the last is read past totalPages to an empty page, since it
+// may count totalPages on the limit asked for. Metric records have no id,
+// so they are never deduplicated (two equal records are two records); a
+// server that repeats pages is caught by the page number it echoes. It
+// returns the records and the largest totalPages seen.
+//
+// An answer is believed once two agree (answers.go) when it holds fewer
+// results than a page does (empty, or the short last page), when page 1
+// alone tells where the read ends (totalPages 0 or 1), or when it
+// contradicts the run's earlier answer to the same question. With
+// totalPages of 2 or more, page 1 and the last page both say where the read
+// ends: the end is confirmed by answers the read needed anyway.
+func ReadMetadata[T any, PT interface {
+	*T
+	Record
+}](ctx context.Context, rd Read[T]) ([]T, int, Stats, error) {
+	m := &metricsReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](rd.guard())}
+	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{window: 1, last: 1}, pageSource[decodedMetricsPage[T]](m), nil)
+	if err == nil {
+		err = m.acc.guard.Err()
+	}
+	if err != nil {
+		return nil, 0, Stats{}, err
+	}
+	return m.acc.out, m.total, Stats{Pages: pages, TotalPages: m.firstTotal}, nil
+}
+
+// metricsReader holds one read of a limit-style endpoint.
+type metricsReader[T any, PT interface {
+	*T
+	Record
+}] struct {
+	ctx context.Context
+	rd  *Read[T]
+	acc *accumulator[T, PT]
+
+	total, firstTotal int
+	emptyAt           int  // the first page before totalPages that came back empty
+	servesLess        bool // a page before the last held fewer results than asked for
+	perPage           int  // results a page holds: the limit, or what the server serves
+	prevConfirmed     bool // the page before was short, and asked twice
+}
+
+// fetch gets and decodes one page. Two answers agree when they hold the
+// same results and the same totalPages.
+func (m *metricsReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (decodedMetricsPage[T], error) {
+	p, err := m.rd.Fetch(ctx, page, m.rd.Size, bytesIn)
+	if err != nil {
+		return decodedMetricsPage[T]{}, err
+	}
+	var h maphash.Hash
+	h.SetSeed(digestSeed)
+	h.Write(p.Results)
+	fmt.Fprintf(&h, "|%d", p.TotalPages)
+	d := decodedMetricsPage[T]{totalPages: p.TotalPages}
+	d.records = p.Records
+	d.question = m.rd.Question(page, m.rd.Size)
+	d.said = answer{digest: h.Sum64(), records: len(p.Records)}
+	return d, nil
+}
+
+func metricsSaid[T any](p decodedMetricsPage[T]) answer { return p.said }
+
+// totalPages bounds what is sent: the pages claim no end of their own, and
+// none is sent past totalPages to look at.
+func (m *metricsReader[T, PT]) claimsEnd(int, decodedMetricsPage[T]) int   { return 0 }
+func (m *metricsReader[T, PT]) endClaimed(int, bool)                       {}
+func (m *metricsReader[T, PT]) beyondEnd(int, decodedMetricsPage[T]) error { return nil }
+
+// believe takes a page's answer as true, or first asks the page again.
+func (m *metricsReader[T, PT]) believe(page int, p decodedMetricsPage[T]) (decodedMetricsPage[T], bool, error) {
+	n := len(p.records)
+	// An empty page is not doubted after a short page asked twice, nor
+	// after an empty page before totalPages (believed already): the pages
+	// after it must be empty too.
+	emptyAgreed := n == 0 && (m.prevConfirmed || m.emptyAt > 0)
+	endsHere := (n < m.perPage && !emptyAgreed) || (page == 1 && p.totalPages <= 1)
+	ask := func(ctx context.Context, page int) (decodedMetricsPage[T], error) { return m.fetch(ctx, page, nil) }
+	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, metricsSaid[T], ask, nil)
+}
+
+func (m *metricsReader[T, PT]) step(page int, p decodedMetricsPage[T], fetchErr error) (pagePlan, error) {
+	m.rd.handed(page)
+	if fetchErr != nil {
+		return pagePlan{}, fetchErr
+	}
+	p, confirmed, err := m.believe(page, p)
+	if err != nil {
+		return pagePlan{}, err
+	}
+	rd := m.rd
+	// Records added during the read can raise totalPages; follow it.
+	if p.totalPages > rd.MaxPages {
+		return pagePlan{}, &failure.PageError{Endpoint: rd.Endpoint, Page: page, Reason: fmt.Sprintf("totalPages %d is over the cap of %d pages", p.totalPages, rd.MaxPages)}
+	}
+	if page == 1 {
+		m.firstTotal = p.totalPages
+	}
+	m.total = max(m.total, p.totalPages)
+	n := len(p.records)
+	if n > 0 && m.emptyAt > 0 {
+		return pagePlan{}, &failure.PageError{Endpoint: rd.Endpoint, Page: page, Reason: fmt.Sprintf(
+			"page %d came back empty, yet this later page holds results: the server's pages do not agree with its totalPages", m.emptyAt)}
+	}
+	if n == 0 && page < m.total && m.emptyAt == 0 {
+		// Records deleted during the read, or a server at odds with
+		// itself: the pages up to totalPages say which.
+		m.emptyAt = page
+	}
+	if n > 0 && n < rd.Size && page < m.total && !m.servesLess {
+		// totalPages may have been counted on the limit asked for, not
+		// on what the server serves: read on past it to an empty page.
+		m.servesLess = true
+		m.perPage = n
+		rd.Logger.Warn(m.ctx, "the server serves fewer results per page than asked for; reading past totalPages until an empty page", map[string]any{
+			"endpoint": rd.Endpoint, "page": page, "asked": rd.Size, "served": n, "total_pages": m.total,
+		})
+	}
+	m.acc.keep(p.records, rd.KeepRaw)
+	m.prevConfirmed = confirmed && n > 0
+	switch {
+	case page < m.total:
+		return pagePlan{window: rd.MaxInFlight, last: m.total}, nil
+	case n > 0 && m.servesLess && page < rd.MaxPages:
+		return pagePlan{window: 1, last: page + 1}, nil
+	}
+	return pagePlan{done: true}, nil
+}

@@ -1,0 +1,132 @@
+// Package paging holds the paging rules (DESIGN.md, "Paging rules"): which
+// page is asked next, how many are in flight, when an answer is believed,
+// where a read ends, and what a server that does not keep to the
+// specification costs. It reads pages through the function it is given
+// (Read.Fetch) and never sees a socket: the client gives it the transport
+// and decoding, the tests a scripted API.
+//
+// It may import package failure (its errors) and pagejson (the decoded
+// records it is handed); never net/http, nor the transport.
+package paging
+
+import (
+	"context"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+)
+
+// Read is one read of one endpoint: what the rules need of the client.
+type Read[T any] struct {
+	Endpoint string // named in errors and logs
+	Size     int    // the page size asked for (count or limit)
+	// DefaultSize is the API's default page size: what a server that
+	// ignores the size asked for serves.
+	DefaultSize int
+	// MaxPages ends runaway paging with an error.
+	MaxPages int
+	// MaxInFlight bounds the pages on the network at once.
+	MaxInFlight int
+	// KeepRaw keeps each record's JSON (Record.SetRaw).
+	KeepRaw bool
+
+	// Fetch asks for one page of size records and returns it decoded; an
+	// answer that does not decode is retried inside. It calls bytesIn
+	// (when not nil) once a large answer's bytes are in, before decoding:
+	// the page has then left the network. It runs concurrently with other
+	// pages.
+	Fetch func(ctx context.Context, page, size int, bytesIn func()) (Page[T], error)
+	// Question is what a page is asked at (its URL): the run's answers are
+	// compared by it.
+	Question func(page, size int) string
+	// Recycle takes back a page's body once its records are kept.
+	Recycle func(body []byte)
+	// NewGuard checks every record of one pass (the organization guard);
+	// nil checks nothing.
+	NewGuard func() Guard[T]
+
+	// Book is the run's believed answers, shared by every read of a client.
+	Book *AnswerBook
+	// Gate paces decoding; nil for a read whose decoding is never the
+	// bound (org metrics).
+	Gate *DecodeGate
+	// Handed is told of each page as the rules take it, in page order.
+	Handed func(page int)
+	Logger Logger
+}
+
+// Page is one page's answer, decoded.
+type Page[T any] struct {
+	Records []pagejson.Record[T]
+	// Body is the answer as sent: what identifies a count-style page
+	// served twice, and what its records' raw JSON points into.
+	Body []byte
+	// TotalPages and Results are a limit-style page's: two answers of one
+	// agree when they hold the same results and the same totalPages.
+	TotalPages int
+	Results    []byte
+}
+
+// Record is what the rules need of a record type.
+type Record interface {
+	// Key identifies the record across pages; "" means it has no
+	// identity, and is never taken for a duplicate.
+	Key() string
+	// SetRaw keeps the record's JSON, when the read asked for it.
+	SetRaw(raw []byte)
+}
+
+// Guard checks the records of one pass as they are kept, duplicates
+// included; Err is the pass's verdict.
+type Guard[T any] interface {
+	See(rec *T)
+	Err() error
+}
+
+// Logger receives the rules' events; fields never hold server text.
+type Logger interface {
+	Debug(ctx context.Context, msg string, fields map[string]any)
+	Warn(ctx context.Context, msg string, fields map[string]any)
+}
+
+// Stats is what a read did, for its "read complete" log line.
+type Stats struct {
+	Pages int
+	// ServerPageSize is what a count-style server serves per page, when
+	// it serves fewer than asked; TotalPages a limit-style page 1's.
+	ServerPageSize, TotalPages int
+	Duplicates, Discarded      int
+	Reread                     bool
+}
+
+// Fields are the stats as log fields.
+func (s Stats) Fields() map[string]any {
+	return map[string]any{
+		"pages": s.Pages, "server_page_size": s.ServerPageSize, "total_pages": s.TotalPages,
+		"duplicates_dropped": s.Duplicates, "requests_discarded": s.Discarded, "reread": s.Reread,
+	}
+}
+
+// noGuard checks nothing.
+type noGuard[T any] struct{}
+
+func (noGuard[T]) See(*T)     {}
+func (noGuard[T]) Err() error { return nil }
+
+func (r *Read[T]) guard() Guard[T] {
+	if r.NewGuard == nil {
+		return noGuard[T]{}
+	}
+	return r.NewGuard()
+}
+
+func (r *Read[T]) handed(page int) {
+	if r.Handed != nil {
+		r.Handed(page)
+	}
+}
+
+func (r *Read[T]) recycle(body []byte) {
+	if r.Recycle != nil && body != nil {
+		r.Recycle(body)
+	}
+}

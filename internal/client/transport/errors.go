@@ -1,0 +1,108 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
+)
+
+// RetryWaitError is a server asking, with Retry-After, for a longer wait
+// than the client may make.
+type RetryWaitError struct {
+	Status int           // 429 or 503
+	Wait   time.Duration // what the server asked for
+	Max    time.Duration // Config.MaxRetryWait
+}
+
+func (e *RetryWaitError) Error() string { return e.WordWith(failure.ConfigNames) }
+
+// WordWith words the wait setting.
+func (e *RetryWaitError) WordWith(name failure.Namer) string {
+	wait := name(failure.SettingMaxRetryWait)
+	return fmt.Sprintf("the API answered HTTP %d and asked to wait %s before retrying (Retry-After), longer than %s (%s): "+
+		"try again later, or raise %s to wait that long", e.Status, e.Wait, wait, e.Max, wait)
+}
+
+// notAPageError is a 2xx answer whose body is not a page of the endpoint:
+// what a maintenance page, an error object or a cut-off answer served with
+// a 200 looks like. It is retried like a 5xx.
+type notAPageError struct {
+	Status int
+	Err    error
+}
+
+func (e *notAPageError) Error() string { return e.WordWith(failure.ConfigNames) }
+
+// WordWith words the error Accept returned.
+func (e *notAPageError) WordWith(name failure.Namer) string {
+	return fmt.Sprintf("the answer (HTTP %d) is not a page: %s", e.Status, failure.Word(e.Err, name))
+}
+
+func (e *notAPageError) Unwrap() error { return e.Err }
+
+type bodyTooLargeError struct{ limit int64 }
+
+func (e *bodyTooLargeError) Error() string {
+	return fmt.Sprintf("the response body is larger than %d bytes", e.limit)
+}
+
+const excerptLimit = 200
+
+// sanitizeExcerpt keeps a short, printable piece of a body for an error
+// message. The token is removed first, in every spelling a server may echo
+// it in (package redact), and only then is the text cut, so no piece of it
+// survives the cut.
+func sanitizeExcerpt(body []byte, token string) string {
+	return redact.Text(string(body), excerptLimit, redact.Secret{Value: token})
+}
+
+// requestFailed is the error of a request that never got an answer: how
+// many attempts over how long, the last error, and for an error of the
+// connection itself (refused, DNS, TLS), the setting to check.
+func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
+	reason := "the request failed"
+	if n := a.sent(); n > 1 {
+		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, failure.Rounded(time.Since(a.start)))
+	}
+	if what := connectionProblem(err); what != "" {
+		// Scheme and host only: the base URL's path may hold what a user
+		// put there by mistake, and the host is what a connection error
+		// is about.
+		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Err: err}
+	}
+	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
+}
+
+// requestURL is the URL a response answered, as scheme://host/path: the
+// path a user needs to fix a wrong endpoint_paths, never the query (a
+// redirect a server chose may have put anything there) nor userinfo.
+func requestURL(req *http.Request) string {
+	if req == nil || req.URL == nil {
+		return ""
+	}
+	return WithoutQuery(req.URL)
+}
+
+// WithoutQuery is u as scheme://host/path, for errors and logs: queries
+// never appear in either.
+func WithoutQuery(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = "", false, "", ""
+	return c.String()
+}
+
+// scrubURLError drops the *url.Error wrapper's repetition of the URL while
+// keeping its cause; the URL holds no secret, but the page does the naming.
+func scrubURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

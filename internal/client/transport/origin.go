@@ -1,0 +1,72 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"syscall"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+)
+
+// Origin is scheme://host[:port], the unit a token is bound to, and how
+// an error names a URL: never its user information, path or query.
+func Origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// originTransport attaches the token only to requests for the API's own
+// origin, so a redirect elsewhere can never carry it.
+type originTransport struct {
+	origin   string
+	withAuth http.RoundTripper
+	without  http.RoundTripper
+}
+
+func (t *originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if Origin(req.URL) == t.origin {
+		return t.withAuth.RoundTrip(req)
+	}
+	return t.without.RoundTrip(req)
+}
+
+// sameOriginRedirects refuses redirects to another origin: following them
+// could hand the token to a host the user never configured.
+func sameOriginRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errTooManyRedirects
+	}
+	if Origin(req.URL) != Origin(via[0].URL) {
+		return &RedirectError{To: Origin(req.URL)}
+	}
+	return nil
+}
+
+// RedirectError is a redirect to another origin, refused.
+type RedirectError struct {
+	To string // the origin it led to
+}
+
+func (e *RedirectError) Error() string { return e.WordWith(failure.ConfigNames) }
+
+// WordWith words the base URL setting.
+func (e *RedirectError) WordWith(name failure.Namer) string {
+	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set %s to the final address",
+		e.To, name(failure.SettingBaseURL))
+}
+
+var errTooManyRedirects = errors.New("the API redirected more than 10 times")
+
+// refuseNonLoopback is the dialer's check for an http base URL: the
+// connection is refused unless the address it is about to reach is a
+// loopback one, whatever the host name resolved to at configuration.
+func refuseNonLoopback(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("refusing to send the token over http to %s, which is not a loopback address", host)
+	}
+	return nil
+}

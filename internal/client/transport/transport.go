@@ -1,0 +1,268 @@
+// Package transport sends the client's requests: one GET of one page,
+// retried, under the client's one send window and its Retry-After pause,
+// each attempt bounded by the request timeout, the token attached for the
+// API's own origin only, and the answer's body handed to the caller's
+// Accept inside the retry loop (so a 200 that is not a page is retried
+// like a 5xx). It knows nothing of paging: which page to ask, and what an
+// answer means, are package paging's.
+//
+// It uses go-retryablehttp as its authors intend: every request gets a
+// retryablehttp.Client of its own whose hooks are bound to that request's
+// attempt record, so CheckRetry decides and charges, Backoff says how long
+// to wait and nothing else, and no state travels through the context.
+//
+// It may import package failure (the errors it returns name settings) and
+// redact; nothing else of this project.
+package transport
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+	"golang.org/x/oauth2"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+)
+
+// Config configures a Transport. The client fills every field.
+type Config struct {
+	// Base is the API's address: the token goes to its origin only.
+	Base *url.URL
+	// Token is the OAuth 2.0 access token, sent as a Bearer token.
+	Token     string
+	UserAgent string
+	// Timeout bounds each attempt, its body included.
+	Timeout time.Duration
+	// MaxRetries is how many retries are charged at most (see policy).
+	MaxRetries int
+	// MaxConcurrency bounds the requests in flight at once (window.go).
+	MaxConcurrency int
+	// MaxBodyBytes caps one response body.
+	MaxBodyBytes int64
+	// RetryWaitMin and RetryWaitMax bound the exponential backoff.
+	RetryWaitMin, RetryWaitMax time.Duration
+	// MaxRetryWait is the longest wait before a retry; a longer
+	// Retry-After fails the request with a *RetryWaitError.
+	MaxRetryWait time.Duration
+	Logger       Logger
+	// Trace, when set, receives the moments of every page request.
+	Trace func(TraceEvent)
+	// Network is what holds the connections; nil is net/http's pooled
+	// transport (dialing loopback only for an http base URL). Tests give
+	// an in-memory API here.
+	Network http.RoundTripper
+}
+
+// Logger receives the transport's events; fields never hold the token or
+// request headers.
+type Logger interface {
+	Debug(ctx context.Context, msg string, fields map[string]any)
+	Warn(ctx context.Context, msg string, fields map[string]any)
+}
+
+// Transport sends every request of one client. It is safe for concurrent
+// use.
+type Transport struct {
+	cfg     Config
+	network http.RoundTripper
+	tokens  oauth2.TokenSource
+	window  *sendWindow
+	pause   *pauseGate
+	// requests numbers page requests, for the trace.
+	requests atomic.Uint64
+}
+
+// New builds a Transport; nothing is sent.
+func New(cfg Config) *Transport {
+	network := cfg.Network
+	if network == nil {
+		pooled := cleanhttp.DefaultPooledTransport()
+		pooled.MaxIdleConnsPerHost = cfg.MaxConcurrency + 1
+		if cfg.Base.Scheme == "http" {
+			// http was allowed because the host is loopback; hold the dial to it.
+			pooled.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseNonLoopback}).DialContext
+		}
+		network = pooled
+	}
+	return &Transport{
+		cfg: cfg, network: network,
+		tokens: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"}),
+		window: newSendWindow(cfg.MaxConcurrency), pause: &pauseGate{},
+	}
+}
+
+// CloseIdle closes the idle connections.
+func (t *Transport) CloseIdle() {
+	if n, ok := t.network.(interface{ CloseIdleConnections() }); ok {
+		n.CloseIdleConnections()
+	}
+}
+
+// Request is one page's GET.
+type Request struct {
+	Endpoint string // named in errors and logs, e.g. "memberships"
+	Page     int
+	URL      string
+	// BytesIn, when set, is called once a large answer's bytes are in,
+	// before Accept decodes them: the page has left the network.
+	BytesIn func()
+	// Accept takes a 2xx answer's body, after the body is closed (so off
+	// the send window). It owns the body (Recycle it when refusing it);
+	// an error means the answer is not a page, and it is retried like a
+	// 5xx.
+	Accept func(body []byte) error
+}
+
+// Get sends r, retrying network errors, a body cut off mid-read, 429, 5xx
+// and a 2xx whose body Accept refuses. What comes back is nil once Accept
+// took a body, or an error naming the endpoint and page, with the token
+// removed from its message.
+func (t *Transport) Get(ctx context.Context, r Request) error {
+	a := t.newAttempts(r)
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
+	if err != nil {
+		return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "could not build the request", Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if t.cfg.UserAgent != "" {
+		req.Header.Set("User-Agent", t.cfg.UserAgent)
+	}
+
+	// Reading the body inside the response handler lets retryablehttp retry
+	// a connection that breaks mid-body, or a body that is not a page, like
+	// any other failed attempt.
+	size := 0
+	req.SetResponseHandler(func(resp *http.Response) error {
+		// retryablehttp calls this for every final response, errors too;
+		// leave those bodies for the error excerpt below.
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			return nil
+		}
+		b, err := readBody(resp, t.cfg.MaxBodyBytes)
+		resp.Body.Close() // the window's place goes back before decoding
+		if err != nil {
+			return err
+		}
+		t.trace(a, TraceBytesIn)
+		if r.BytesIn != nil && len(b) >= decodeBesideNetwork {
+			r.BytesIn()
+		}
+		size = len(b)
+		if err := r.Accept(b); err != nil {
+			return &notAPageError{Status: resp.StatusCode, Err: err}
+		}
+		t.trace(a, TraceDecoded)
+		return nil
+	})
+
+	start := time.Now()
+	resp, err := t.retrying(a).Do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		var tooLong *RetryWaitError
+		if errors.As(err, &tooLong) {
+			t.cfg.Logger.Warn(ctx, "the server asked for a longer wait than the client may make (Config.MaxRetryWait); failing the read", map[string]any{
+				"endpoint": r.Endpoint, "page": r.Page, "status": tooLong.Status,
+				"retry_after": tooLong.Wait.String(), "max_wait": tooLong.Max.String(),
+			})
+			return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "rate limited", Err: err}
+		}
+		return failure.Redacted(t.requestFailed(r, a, scrubURLError(err)), t.cfg.Token)
+	}
+	fields := map[string]any{
+		"method": req.Method, "url": WithoutQuery(req.URL),
+		"endpoint": r.Endpoint, "page": r.Page, "status": resp.StatusCode,
+		"duration": time.Since(start).String(),
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		// Retries are used up or the status is final; the handler left the body.
+		excerpt := ""
+		// A server refusing the token is the likeliest to echo it, and its
+		// body says nothing the status does not: it gets no excerpt.
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+			body, _ := readCapped(resp.Body, 4096)
+			excerpt = sanitizeExcerpt(body, t.cfg.Token)
+		}
+		resp.Body.Close()
+		t.cfg.Logger.Warn(ctx, "API request failed", fields)
+		// The URL is the final one, after same-origin redirects a server
+		// chose: it is redacted like any server text.
+		return failure.Redacted(&failure.APIError{
+			Endpoint: r.Endpoint, Page: r.Page, Status: resp.StatusCode,
+			Attempts: a.sent(), Elapsed: time.Since(a.start),
+			URL: requestURL(resp.Request), Excerpt: excerpt,
+		}, t.cfg.Token)
+	}
+	resp.Body.Close()
+	fields["bytes"] = size
+	t.cfg.Logger.Debug(ctx, "fetched page", fields)
+	return nil
+}
+
+// retrying is the retryablehttp client of one request: its hooks are
+// bound to the request's attempt record a.
+func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient: &http.Client{
+			Transport:     t.stack(a), // attemptTimeout bounds each attempt
+			CheckRedirect: sameOriginRedirects,
+		},
+		// policy charges retries against MaxRetries itself: a request
+		// refused for the rate while other requests of the client get
+		// through is bounded by time, not by a count.
+		RetryMax:       math.MaxInt32,
+		RetryWaitMin:   t.cfg.RetryWaitMin,
+		RetryWaitMax:   t.cfg.RetryWaitMax,
+		CheckRetry:     func(ctx context.Context, resp *http.Response, err error) (bool, error) { return t.policy(ctx, a, resp, err) },
+		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+			return t.backoff(a, minWait, maxWait, attempt, resp)
+		},
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, attempt int) { t.logAttempt(a, req, attempt) },
+	}
+}
+
+// stack is the transports one request's attempts go through, outermost
+// first: the token (only for the base URL's origin) → the shared send
+// window and Retry-After pause → the attempt's time limit → the network.
+func (t *Transport) stack(a *attempts) http.RoundTripper {
+	timed := &attemptTimeout{limit: t.cfg.Timeout, base: t.network}
+	sent := &sendStage{t: t, a: a, base: timed}
+	return &originTransport{
+		origin:   Origin(t.cfg.Base),
+		withAuth: &oauth2.Transport{Source: t.tokens, Base: sent},
+		without:  sent,
+	}
+}
+
+func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
+	a.count.Add(1)
+	if attempt == 0 {
+		return
+	}
+	t.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
+		"method": req.Method, "url": WithoutQuery(req.URL), "attempt": attempt + 1,
+	}))
+}
+
+// decodeBesideNetwork is the size of a body from which a page leaves the
+// network before it is decoded (Request.BytesIn): decoding a smaller one
+// takes microseconds, and knowing first whether it ends the read keeps
+// the pages sent past the end to the window's worth.
+const decodeBesideNetwork = 16 << 10
+
+// now is replaced in tests.
+var now = time.Now
