@@ -19,9 +19,9 @@ package client
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 	"unicode"
-	"net/url"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"

@@ -223,10 +223,12 @@ func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
 		// policy charges retries against MaxRetries itself: a request
 		// refused for the rate while other requests of the client get
 		// through is bounded by time, not by a count.
-		RetryMax:       math.MaxInt32,
-		RetryWaitMin:   t.cfg.RetryWaitMin,
-		RetryWaitMax:   t.cfg.RetryWaitMax,
-		CheckRetry:     func(ctx context.Context, resp *http.Response, err error) (bool, error) { return t.policy(ctx, a, resp, err) },
+		RetryMax:     math.MaxInt32,
+		RetryWaitMin: t.cfg.RetryWaitMin,
+		RetryWaitMax: t.cfg.RetryWaitMax,
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			return t.policy(ctx, a, resp, err)
+		},
 		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 			return t.backoff(a, minWait, maxWait, attempt, resp)
 		},
