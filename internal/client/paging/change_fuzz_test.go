@@ -1,4 +1,4 @@
-package client
+package paging
 
 import (
 	"context"
@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // changingList is a model API whose list changes between page requests and
@@ -78,10 +77,9 @@ func newChangingList(data []byte) (*changingList, int) {
 	return l, conc
 }
 
-func (l *changingList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	page, _ := strconv.Atoi(q.Get("page"))
-	size, _ := strconv.Atoi(q.Get("count"))
+// answer answers one ask of a page, then changes the list as the events
+// say, between this request and the next.
+func (l *changingList) answer(page, size int) (int, []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cap > 0 {
@@ -100,8 +98,12 @@ func (l *changingList) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			body = []byte("<html>maintenance</html>")
 		}
 	}
-	writeJSON(w, body)
-	// The list changes between this request and the next.
+	defer l.change()
+	return http.StatusOK, body
+}
+
+// change inserts what the events say after the request just answered.
+func (l *changingList) change() {
 	for _, ev := range l.events[l.requests] {
 		pos := ev.at(len(l.ids))
 		var fresh []string
@@ -134,29 +136,22 @@ func FuzzPagingUnderChange(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		api, conc := newChangingList(data)
 		initial := slices.Clone(api.ids)
-		// One retry, at once: a maintenance page served once is retried.
-		c, err := New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxPages: 200,
-			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: conc,
-			network: handlerTransport{api}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: changeAskedSize}})
+		recs, _, err := ReadCount[testRecord](ctx, scriptedRead(api.answer, changeAskedSize, 200, conc))
 		if ctx.Err() != nil {
 			t.Fatalf("the read did not end: %v", err)
 		}
 		if err != nil {
-			if ms != nil {
+			if recs != nil {
 				t.Fatal("records with an error")
 			}
-			if !(errors.Is(err, ErrNotAdvancing) || errors.Is(err, paging.ErrDataChanged) || errors.Is(err, ErrInconsistentAnswers)) || api.inserted == 0 {
+			if !(errors.Is(err, failure.ErrNotAdvancing) || errors.Is(err, ErrDataChanged) || errors.Is(err, failure.ErrInconsistentAnswers)) || api.inserted == 0 {
 				t.Fatalf("read failed with %v (%d records inserted)", err, api.inserted)
 			}
 			return
 		}
-		got := membershipIDs(ms)
+		got := ids(recs)
 		seen := map[string]bool{}
 		for _, id := range got {
 			if seen[id] {

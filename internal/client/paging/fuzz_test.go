@@ -1,4 +1,4 @@
-package client
+package paging
 
 import (
 	"bytes"
@@ -6,105 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // fuzzPageSize is the page size both fuzzers read with.
 const fuzzPageSize = 3
-
-// decodeFuzzPage is the page decoder under test, with raw JSON kept.
-func decodeFuzzPage(body []byte) ([]pagejson.Record[Membership], error) {
-	return pagejson.DecodeArray[Membership](body, true, nil)
-}
-
-// leanMask is the lean read's mask: ids and e-mails.
-var leanMask, _ = pagejson.NewMask[Membership]([]string{"email"})
-
-// FuzzDecodeCountPage feeds arbitrary bytes to the count-style page decoder
-// and the accumulator. It must never panic, and what it accepts must be a
-// JSON array of objects whose records come out each once, in order.
-func FuzzDecodeCountPage(f *testing.F) {
-	for _, tc := range hostileCountBodies {
-		f.Add([]byte(tc.body))
-	}
-	f.Add([]byte(`[]`))
-	f.Add(arrayOf([]string{"a", "b", "a", "c"}))
-	f.Add([]byte(`[{},{},{"_id":""},{"_id":null}]`))
-	f.Add([]byte(`[{"_id":"a","custom_answers":[{"answer":[1,{"x":null}]}],"profile":{"address":{"a":"b"}}}]`))
-
-	f.Fuzz(func(t *testing.T, body []byte) {
-		recs, err := decodeFuzzPage(body)
-		if err != nil {
-			if recs != nil {
-				t.Fatalf("records returned with error %v", err)
-			}
-			if err.Error() == "" {
-				t.Fatal("empty error message")
-			}
-			return
-		}
-		// Accepted: it is a JSON array of objects, or null (an empty list).
-		trimmed := bytes.TrimSpace(body)
-		if string(trimmed) == "null" {
-			if len(recs) != 0 {
-				t.Fatalf("null gave %d records", len(recs))
-			}
-			return
-		}
-		if len(trimmed) == 0 || trimmed[0] != '[' || !json.Valid(body) {
-			t.Fatalf("accepted a body that is not a JSON array: %q", body)
-		}
-		var elems []json.RawMessage
-		if err := json.Unmarshal(body, &elems); err != nil {
-			t.Fatalf("accepted %q, encoding/json says %v", body, err)
-		}
-		if len(elems) != len(recs) {
-			t.Fatalf("%d records from an array of %d", len(recs), len(elems))
-		}
-		// The lean decoder accepts whatever the full one does, and agrees
-		// on the fields it decodes.
-		lean, err := pagejson.DecodeArray[Membership](body, false, leanMask)
-		if err != nil || len(lean) != len(recs) {
-			t.Fatalf("the lean decoder got %d records (%v) where the full one got %d", len(lean), err, len(recs))
-		}
-		for i := range lean {
-			if l, f := lean[i].Rec, recs[i].Rec; deref(l.ID) != deref(f.ID) || (l.ID == nil) != (f.ID == nil) || deref(l.Email) != deref(f.Email) || (l.Email == nil) != (f.Email == nil) {
-				t.Fatalf("record %d: lean id %v email %v, full id %v email %v", i, l.ID, l.Email, f.ID, f.Email)
-			}
-		}
-		keys := make([]string, len(recs))
-		for i, d := range recs {
-			if !bytes.HasPrefix(bytes.TrimSpace(d.Raw), []byte("{")) || !json.Valid(d.Raw) {
-				t.Fatalf("record %d raw %q is not a JSON object", i, d.Raw)
-			}
-			// Field names match exactly ("_Id" is another field).
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(d.Raw, &obj); err != nil {
-				t.Fatalf("record %d: %v", i, err)
-			}
-			var id *string
-			if v, ok := obj["_id"]; ok {
-				if err := json.Unmarshal(v, &id); err != nil {
-					t.Fatalf("record %d: accepted _id %s", i, v)
-				}
-			}
-			if deref(id) != deref(d.Rec.ID) || (id == nil) != (d.Rec.ID == nil) {
-				t.Fatalf("record %d id %v, raw says %v", i, d.Rec.ID, id)
-			}
-			keys[i] = deref(d.Rec.ID)
-		}
-
-		// The metadata decoder sees the same bytes without panicking.
-		_, _ = decodeMetadataPage[OrgMetric](body, 1, true)
-	})
-}
 
 // fuzzMaxPages bounds FuzzPaging's reads.
 const fuzzMaxPages = 6
@@ -312,48 +220,18 @@ func FuzzPaging(f *testing.F) {
 	f.Add([]byte("010C2\x9b1"))                    // a page cut after a page larger than count
 	f.Add([]byte("01112C1\x9c0"))                  // a page cut to the size of earlier pages
 
-	// The API runs in memory below the client's token and pause layers:
-	// a fuzzer making thousands of reads a second would otherwise run the
-	// machine out of sockets.
-	type run struct {
-		script pagingScript
-		mu     sync.Mutex
-		asked  map[int]int
-	}
-	var current atomic.Pointer[run]
-	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cur := current.Load()
-		if r.Header.Get("Authorization") != "Bearer "+testToken || cur == nil {
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-		cur.mu.Lock()
-		cur.asked[p]++
-		first := cur.asked[p] == 1
-		cur.mu.Unlock()
-		status, body := cur.script.page(p)
-		if first {
-			status, body = cur.script.firstAnswer(p)
-		}
-		w.WriteHeader(status)
-		_, _ = w.Write(body)
-	})
-
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := pagingScript(data)
-		current.Store(&run{script: s, asked: map[int]int{}})
-		// One retry, at once: a maintenance page served once is retried,
-		// and the script's HTTP 500s, served every time, fail the read.
-		c, err := New(Config{BaseURL: "https://api.example.com/prefix", Token: testToken, MaxPages: fuzzMaxPages,
-			MaxRetries: 1, RetryWaitMin: time.Nanosecond, RetryWaitMax: time.Nanosecond, MaxConcurrency: s.concurrency(),
-			network: handlerTransport{api}})
-		if err != nil {
-			t.Fatal(err)
+		var asked asks
+		api := func(page, _ int) (int, []byte) {
+			if asked.ask(page) {
+				return s.firstAnswer(page)
+			}
+			return s.page(page)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: fuzzPageSize}})
+		recs, _, err := ReadCount[testRecord](ctx, scriptedRead(api, fuzzPageSize, fuzzMaxPages, s.concurrency()))
 		if ctx.Err() != nil {
 			t.Fatalf("the read did not end: %v", err)
 		}
@@ -361,7 +239,7 @@ func FuzzPaging(f *testing.F) {
 		// list. They may fail the read (loud), never shorten it (wrong).
 		want, ok := s.expect()
 		if err != nil {
-			if ms != nil {
+			if recs != nil {
 				t.Fatalf("records with error %v", err)
 			}
 			if ok && !s.lies() {
@@ -370,7 +248,7 @@ func FuzzPaging(f *testing.F) {
 			return
 		}
 		if !ok && !s.lies() {
-			t.Fatalf("read returned %v, the model expects an error", membershipIDs(ms))
+			t.Fatalf("read returned %v, the model expects an error", ids(recs))
 		}
 		if !ok {
 			// The truth is a server at odds with itself (a page repeated
@@ -378,7 +256,7 @@ func FuzzPaging(f *testing.F) {
 			// accept from what was answered, which the truth cannot judge.
 			return
 		}
-		got := membershipIDs(ms)
+		got := ids(recs)
 		seen := map[string]bool{}
 		for _, id := range got {
 			if seen[id] {

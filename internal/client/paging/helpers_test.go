@@ -1,0 +1,117 @@
+package paging
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+)
+
+// testRecord is a record of the scripted APIs: an id, and its JSON kept.
+type testRecord struct {
+	ID  *string `json:"_id"`
+	Raw string  `json:"-"`
+}
+
+func (r *testRecord) Key() string {
+	if r.ID == nil {
+		return ""
+	}
+	return *r.ID
+}
+
+func (r *testRecord) SetRaw(raw []byte) { r.Raw = string(raw) }
+
+// scriptedAPI answers one ask of a page of size records, as a server
+// would: a status and a body. It may be called concurrently.
+type scriptedAPI func(page, size int) (status int, body []byte)
+
+// scriptedRead reads a count-style endpoint whose pages api answers,
+// fetched as the client's transport does with one retry: an answer that is
+// a 5xx, or a 2xx whose body does not decode, is asked once more; no
+// sockets, no timers.
+func scriptedRead(api scriptedAPI, size, maxPages, maxInFlight int) Read[testRecord] {
+	const endpoint = "memberships"
+	return Read[testRecord]{
+		Endpoint: endpoint, Size: size, DefaultSize: 50, MaxPages: maxPages, MaxInFlight: maxInFlight, KeepRaw: true,
+		Fetch: func(ctx context.Context, page, size int, _ func()) (Page[testRecord], error) {
+			var last error
+			for attempt := 1; attempt <= 2; attempt++ {
+				if err := ctx.Err(); err != nil {
+					return Page[testRecord]{}, err
+				}
+				status, body := api(page, size)
+				if status != http.StatusOK {
+					last = &failure.APIError{Endpoint: endpoint, Page: page, Status: status, Attempts: attempt}
+					if status >= 500 {
+						continue
+					}
+					return Page[testRecord]{}, last
+				}
+				recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
+				if err != nil {
+					last = err
+					continue
+				}
+				return Page[testRecord]{Records: recs, Body: body}, nil
+			}
+			return Page[testRecord]{}, &failure.PageError{Endpoint: endpoint, Page: page, Reason: "the request failed after 2 attempts", Err: last}
+		},
+		Question: func(page, size int) string { return fmt.Sprintf("/%s?count=%d&page=%d", endpoint, size, page) },
+		Book:     NewAnswerBook(),
+		Logger:   discard{},
+	}
+}
+
+// ids are the records' ids in order.
+func ids(recs []testRecord) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Key()
+	}
+	return out
+}
+
+type discard struct{}
+
+func (discard) Debug(context.Context, string, map[string]any) {}
+func (discard) Warn(context.Context, string, map[string]any)  {}
+
+// arrayOf is a page of records with those ids.
+func arrayOf(ids []string) []byte {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf(`{"_id":%q,"email":"%s@example.com","status":100}`, id, id)
+	}
+	return []byte("[" + strings.Join(parts, ",") + "]")
+}
+
+// pageOf returns the ids of one page of a list, the way the API slices it.
+func pageOf(ids []string, page, size int) []string {
+	lo := (page - 1) * size
+	if page < 1 || lo >= len(ids) {
+		return nil
+	}
+	return ids[lo:min(lo+size, len(ids))]
+}
+
+// asks counts the asks of each page, for APIs whose first answer differs.
+type asks struct {
+	mu sync.Mutex
+	n  map[int]int
+}
+
+// ask notes an ask of page and says whether it is the first.
+func (a *asks) ask(page int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n == nil {
+		a.n = map[int]int{}
+	}
+	a.n[page]++
+	return a.n[page] == 1
+}
