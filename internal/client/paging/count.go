@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
@@ -34,6 +33,7 @@ func ReadCount[T any, PT interface {
 	*T
 	Record
 }](ctx context.Context, rd Read[T]) ([]T, Stats, error) {
+
 	r := newCountReader[T, PT](ctx, &rd, rd.MaxInFlight)
 	err := r.read()
 	reread := false
@@ -101,6 +101,7 @@ func newCountReader[T any, PT interface {
 	*T
 	Record
 }](ctx context.Context, rd *Read[T], maxInFlight int) *countReader[T, PT] {
+
 	return &countReader[T, PT]{
 		ctx: ctx, rd: rd, maxInFlight: maxInFlight,
 		acc:      newAccumulator[T, PT](rd.guard()),
@@ -135,6 +136,7 @@ func answerOf[T any, PT interface {
 	*T
 	Record
 }](recs []pagejson.Record[T], digest uint64) answer {
+
 	ids := newIDsHash()
 	for i := range recs {
 		id := PT(&recs[i].Rec).Key()
@@ -262,163 +264,3 @@ func (r *countReader[T, PT]) askOrEmpty(ctx context.Context, page int) (decodedP
 // question is the URL page is asked at, which the run's answers are
 // compared by.
 func (r *countReader[T, PT]) question(page int) string { return r.rd.Question(page, r.count) }
-
-// refused decides what a failed page means. Only a short page's
-// confirmation may be refused (step takes that as an empty page): after a
-// full page, a refusal cannot be told from a server that stops serving in
-// the middle of the list.
-func (r *countReader[T, PT]) refused(page int, err error) (pagePlan, error) {
-	if page > 1 && refusesPageAfterEnd(err) {
-		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
-			"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
-	}
-	return pagePlan{}, err
-}
-
-// repeated catches a page identical to an earlier one: a server that is
-// not advancing, or (page 2 after a short page 1) one that does not
-// paginate. repeated is false for a new page.
-func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan, repeated bool, err error) {
-	earlier, ok := r.digests[p.digest]
-	if !ok {
-		r.digests[p.digest] = page
-		return pagePlan{}, false, nil
-	}
-	if page == 2 && r.prevShort {
-		plan, err = r.notPaginatedOrShifted(p)
-		return plan, true, err
-	}
-	return pagePlan{}, true, &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: failure.ErrNotAdvancing}
-}
-
-// learnFrom notes what a new page tells of the list and the server: page
-// 1's records (checked again at the end), the longest page, and, after a
-// short page, the server's own page size.
-func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
-	if page == 1 {
-		r.firstSaid = p.said
-	}
-	r.longest = max(r.longest, len(p.records))
-	if r.prevShort {
-		r.learnPageSize(page)
-	}
-}
-
-// keepFresh keeps the page's records not read before. In a concurrent pass
-// a record seen twice means the data changed (ErrDataChanged); a page of
-// nothing new is a server not advancing when the page is full or the page
-// before was stale too.
-func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
-	n := len(p.records)
-	fresh := r.acc.keep(p.records, r.rd.KeepRaw)
-	r.rd.recycle(p.body) // the kept records hold copies, not the body
-	if r.concurrent && fresh < n {
-		r.changedAt = page
-		return ErrDataChanged
-	}
-	if fresh == 0 && (n >= r.pageSize || r.prevStale) {
-		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Reason: "every record on this page was already read on earlier pages, as on the page before or on a full page", Err: failure.ErrNotAdvancing}
-	}
-	r.prevStale = fresh == 0
-	return nil
-}
-
-// next plans the pages after a page of n records: after a short page only
-// its confirmation, after a full one the slow-start window.
-func (r *countReader[T, PT]) next(page, n int) pagePlan {
-	last := r.rd.MaxPages
-	if n < r.pageSize {
-		// Only the confirmation page. It may go one past the cap: a read
-		// whose last page is MaxPages is not runaway paging.
-		r.prevShort = true
-		if page == 1 {
-			// Ask for the rest in pages of what the server served: if it
-			// caps count, page 2 then starts after page 1's last record
-			// whether it places pages by the count asked or by the count
-			// served; if page 1 was the whole list, page 2 is empty either
-			// way. Nothing else is in flight: page 1 was fetched alone.
-			r.count = n
-		}
-		if page == last {
-			last++
-		}
-		return pagePlan{window: 1, last: last}
-	}
-	r.prevShort = false
-	r.fullPages++
-	window := slowStart(r.fullPages, r.maxInFlight)
-	r.concurrent = r.concurrent || window > 1
-	return pagePlan{window: window, last: last}
-}
-
-// slowStart is how many pages may be in flight after full pages have come
-// back: one before any, maxInFlight after the first. Page 1 must come back
-// alone (its size may change the count asked for, and the check of page 1
-// at the end relies on it having been served before any other page); after
-// that, anything less than the full window costs a round trip on every
-// long read, for a saving of at most maxInFlight-1 requests past the end of
-// a short one. The shared send window (window.go) is what holds back a
-// client that meets a rate limit.
-func slowStart(fullPages, maxInFlight int) int {
-	if fullPages == 0 {
-		return 1
-	}
-	return maxInFlight
-}
-
-// notPaginatedOrShifted decides what a page 2 identical to a short page 1
-// means. Either the server ignores the page parameter on this endpoint
-// (does not paginate it), and page 1 was everything; or exactly a page of
-// records was inserted at the front between the two requests. Page 1 asked
-// again tells them apart: unchanged, it is the whole list; changed, the
-// data changed and the read starts again.
-func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, error) {
-	again, err := r.ask(r.ctx, 1)
-	if err != nil {
-		return pagePlan{}, err
-	}
-	// What a server that ignores count serves: the API's default count.
-	defaultCount := r.rd.DefaultSize
-	if again.digest == p.digest && len(p.records) == defaultCount && r.rd.Size != defaultCount {
-		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: 2, Err: failure.ErrNotAdvancing, Reason: fmt.Sprintf(
-			"the server serves the same %d records (the API's default count) whatever page and count are asked for: the rest of the list, if any, cannot be read", defaultCount)}
-	}
-	if again.digest == p.digest {
-		r.rd.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{
-			"endpoint": r.rd.Endpoint, "records": len(p.records),
-		})
-		return pagePlan{done: true}, nil
-	}
-	r.changedAt = 1
-	if r.rereading {
-		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: 1, Reason: "the list changed at its front while it was read, and again while it was read again; try again later", Err: ErrDataChanged}
-	}
-	return pagePlan{}, ErrDataChanged
-}
-
-// learnPageSize runs when the page after a short page has records: either
-// the server serves fewer records per page than asked for, or records were
-// added at the end during the read.
-func (r *countReader[T, PT]) learnPageSize(page int) {
-	r.pageSize = min(r.longest, r.rd.Size)
-	if r.pageSize < r.rd.Size && !r.warnedSize {
-		r.warnedSize = true
-		r.rd.Logger.Warn(r.ctx, "the server serves fewer records per page than asked for; reading on until an empty page", map[string]any{
-			"endpoint": r.rd.Endpoint, "page": page, "asked": r.rd.Size, "served": r.pageSize,
-		})
-	}
-}
-
-// refusesPageAfterEnd reports an answer that some servers give for a page
-// past the last one instead of an empty page.
-func refusesPageAfterEnd(err error) bool {
-	var apiErr *failure.APIError
-	if !errors.As(err, &apiErr) {
-		return false
-	}
-	switch apiErr.Status {
-	case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestedRangeNotSatisfiable:
-		return true
-	}
-	return false
-}

@@ -68,14 +68,9 @@ func connectionProblem(err error) string {
 // isTLSError reports an error of the TLS handshake or of the server's
 // certificate.
 func isTLSError(err error) bool {
-	var verify *tls.CertificateVerificationError
 	var header tls.RecordHeaderError
-	var unknown x509.UnknownAuthorityError
-	var host x509.HostnameError
-	var invalid x509.CertificateInvalidError
 	var alert tls.AlertError
-	return errors.As(err, &verify) || errors.As(err, &header) || errors.As(err, &unknown) ||
-		errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &alert)
+	return isCertificateError(err) || errors.As(err, &header) || errors.As(err, &alert)
 }
 
 // isCertificateError reports a certificate the client will not trust: no
