@@ -179,18 +179,13 @@ func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 // the bare framework server of the tests uses it for every read.
 func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	defer func() { resp.Diagnostics = f.data.scrubFramework(resp.Diagnostics) }()
-	state, err := f.def.readState(ctx, f.data.clientOrNil(), req.Config.Raw)
+	state, _, err := f.def.readChecked(ctx, f.data.clientOrNil(), req.Config.Raw, f.provider.resultLimit)
 	if err != nil {
-		var bad *argError
-		if errors.As(err, &bad) {
-			resp.Diagnostics.AddAttributeError(path.Root(bad.attr), "Invalid "+bad.attr, bad.msg)
-			return
+		if fail := f.def.failure(err); fail.attr != "" {
+			resp.Diagnostics.AddAttributeError(path.Root(fail.attr), fail.summary, fail.detail)
+		} else {
+			resp.Diagnostics.AddError(fail.summary, fail.detail)
 		}
-		resp.Diagnostics.AddError(f.def.errorSummary(), message(err))
-		return
-	}
-	if _, err := checkResultSize(f.def, state, f.provider.resultLimit); err != nil {
-		resp.Diagnostics.AddError(f.def.errorSummary(), err.Error())
 		return
 	}
 	addFrameworkWarnings(&resp.Diagnostics, warningsOf(state), f.data.strict())

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -101,17 +100,14 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if err != nil {
 		return fail(errorDiagnostic("Invalid configuration for joinit_"+def.name, err.Error(), nil))
 	}
-	state, err := def.readState(ctx, c, raw)
+	state, size, err := def.readChecked(ctx, c, raw, s.provider.resultLimit)
 	if err != nil {
-		var bad *argError
-		if errors.As(err, &bad) {
-			return fail(errorDiagnostic("Invalid "+bad.attr, bad.msg, tftypes.NewAttributePath().WithAttributeName(bad.attr)))
+		f := def.failure(err)
+		var at *tftypes.AttributePath
+		if f.attr != "" {
+			at = tftypes.NewAttributePath().WithAttributeName(f.attr)
 		}
-		return fail(errorDiagnostic(def.errorSummary(), message(err), nil))
-	}
-	size, err := checkResultSize(def, state, s.provider.resultLimit)
-	if err != nil {
-		return fail(errorDiagnostic(def.errorSummary(), err.Error(), nil))
+		return fail(errorDiagnostic(f.summary, f.detail, at))
 	}
 	releaseMemoryAroundLargeState(size)
 	encoded, err := encodeSized(def.attrs, state, size)
