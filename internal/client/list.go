@@ -108,7 +108,7 @@ func readPages[T any, PT interface {
 		rd.Fetch = fetchPage[T](c, req, func(body []byte, page int) (paging.Page[T], error) {
 			return decodeMetadataPage[T](body, page, keepRaw)
 		})
-		out.records, out.totalPages, stats, err = paging.ReadMetadata[T, PT](ctx, rd)
+		out.records, out.totalPages, stats, err = paging.ReadLimit[T, PT](ctx, rd)
 	} else {
 		rd.Gate = c.decoders
 		rd.Fetch = fetchPage[T](c, req, func(body []byte, _ int) (paging.Page[T], error) {

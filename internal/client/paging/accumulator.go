@@ -51,9 +51,9 @@ func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) in
 	return fresh
 }
 
-// digestSeed is per process: digests only compare pages of one run.
-var digestSeed = maphash.MakeSeed()
+// hashSeed is per process: hashes only compare pages of one run.
+var hashSeed = maphash.MakeSeed()
 
-// digestOf fingerprints a page to notice a server serving the same page
+// hashBody fingerprints a page's bytes to notice a server serving the same page
 // again. 64 bits make a false match among a read's pages vanishingly rare.
-func digestOf(b []byte) uint64 { return maphash.Bytes(digestSeed, b) }
+func hashBody(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }

@@ -36,7 +36,7 @@ type idsHash struct{ h maphash.Hash }
 
 func newIDsHash() *idsHash {
 	var i idsHash
-	i.h.SetSeed(digestSeed)
+	i.h.SetSeed(hashSeed)
 	return &i
 }
 
@@ -69,9 +69,9 @@ func (b *AnswerBook) earlier(question string) (answer, bool) {
 	return a, ok
 }
 
-// believe notes a believed answer. The book holds a digest per page asked,
+// record notes a believed answer. The book holds a digest per page asked,
 // a few bytes each, whatever the size of the read.
-func (b *AnswerBook) believe(question string, a answer) {
+func (b *AnswerBook) record(question string, a answer) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.answers[question] = a
@@ -122,7 +122,7 @@ func believeOrAsk[P any](ctx context.Context, book *AnswerBook, endpoint string,
 	earlier, asked := book.earlier(question)
 	contradicts := asked && earlier.digest != said(first).digest
 	if !contradicts && !doubted {
-		book.believe(question, said(first))
+		book.record(question, said(first))
 		return first, false, nil
 	}
 	known := []answer{said(first)}
@@ -136,7 +136,7 @@ func believeOrAsk[P any](ctx context.Context, book *AnswerBook, endpoint string,
 	if err != nil {
 		return again, false, err
 	}
-	book.believe(question, said(again))
+	book.record(question, said(again))
 	return again, true, nil
 }
 

@@ -12,7 +12,7 @@ import (
 // decodedPage is one decoded page of a list endpoint.
 type decodedPage[T any] struct {
 	records  []pagejson.Record[T]
-	digest   uint64 // of the page's records, to notice a page served twice
+	bodyHash uint64 // of the page's bytes, to notice a page served twice
 	body     []byte // what the records' raw JSON refers to, recycled once they are kept
 	question string // the URL asked: the run's answers are compared by it
 	asked    int    // the count asked for
@@ -69,7 +69,7 @@ type countReader[T any, PT interface {
 	rd          *Read[T]
 	maxInFlight int
 	acc         *accumulator[T, PT]
-	digests     map[uint64]int // page digest -> first page it was seen on
+	bodies      map[uint64]int // page body hash -> first page it was seen on
 
 	pageSize   int // records per page the server serves: rd.Size until shown otherwise
 	longest    int // the most records one page held so far
@@ -87,7 +87,7 @@ type countReader[T any, PT interface {
 	// front is page 1 asked again, sent as soon as a page claimed the end
 	// (frontAt): the closing check of a concurrent read leaves beside the
 	// end's second answer instead of after it. reask is that second
-	// answer, sent by endClaimed.
+	// answer, sent by endInSight.
 	front   *pendingAsk[T]
 	frontAt int
 	reask   *pendingAsk[T]
@@ -105,7 +105,7 @@ func newCountReader[T any, PT interface {
 	return &countReader[T, PT]{
 		ctx: ctx, rd: rd, maxInFlight: maxInFlight,
 		acc:      newAccumulator[T, PT](rd.guard()),
-		digests:  map[uint64]int{},
+		bodies:   map[uint64]int{},
 		pageSize: rd.Size, count: rd.Size,
 	}
 }
@@ -116,7 +116,7 @@ func (r *countReader[T, PT]) read() error {
 		bound = r.rd.Gate.decodeBound
 	}
 	pages, discarded, err := readPages(r.ctx, r.maxInFlight,
-		pagePlan{window: 1, last: r.rd.MaxPages}, pageSource[decodedPage[T]](r), bound)
+		pagePlan{inFlight: 1, last: r.rd.MaxPages}, pageSource[decodedPage[T]](r), bound)
 	r.pages, r.discarded = pages, discarded
 	if errors.Is(err, errPageCap) {
 		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.rd.MaxPages), Err: failure.ErrNotAdvancing}
@@ -135,13 +135,13 @@ func (r *countReader[T, PT]) read() error {
 func answerOf[T any, PT interface {
 	*T
 	Record
-}](recs []pagejson.Record[T], digest uint64) answer {
+}](recs []pagejson.Record[T], bodyHash uint64) answer {
 
 	ids := newIDsHash()
 	for i := range recs {
 		id := PT(&recs[i].Rec).Key()
 		if id == "" {
-			return answer{digest: digest, records: len(recs)}
+			return answer{digest: bodyHash, records: len(recs)}
 		}
 		ids.add(id)
 	}
@@ -175,9 +175,9 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()
 	if err != nil {
 		return decodedPage[T]{}, err
 	}
-	digest := digestOf(p.Body)
-	return decodedPage[T]{records: p.Records, digest: digest, body: p.Body, question: r.rd.Question(page, size),
-		said: answerOf[T, PT](p.Records, digest), asked: size}, nil
+	bodyHash := hashBody(p.Body)
+	return decodedPage[T]{records: p.Records, bodyHash: bodyHash, body: p.Body, question: r.rd.Question(page, size),
+		said: answerOf[T, PT](p.Records, bodyHash), asked: size}, nil
 }
 
 // step takes the pages in order. Each

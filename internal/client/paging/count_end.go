@@ -52,11 +52,11 @@ func (a *pendingAsk[T]) drop() {
 	}
 }
 
-// endClaimed sends what the end claimed at page needs once every page
+// endInSight sends what the end claimed at page needs once every page
 // before it is answered, before they are decoded and handed over: the
 // page asked again (its second answer) and, in a concurrent read, the
 // closing check of page 1. step takes them when page's turn comes.
-func (r *countReader[T, PT]) endClaimed(page int, empty bool) {
+func (r *countReader[T, PT]) endInSight(page int, empty bool) {
 	if r.wantsSecondAnswer(page, empty) && r.reask == nil {
 		r.reask = r.askInBackground(page, r.askOrEmpty)
 	}
@@ -81,7 +81,7 @@ func (r *countReader[T, PT]) wantsSecondAnswer(page int, empty bool) bool {
 	return !(r.prevShort && r.prevConfirmed)
 }
 
-// askAgain asks a page again for its second answer: the ask endClaimed
+// askAgain asks a page again for its second answer: the ask endInSight
 // sent, when it was for this page, or a new one.
 func (r *countReader[T, PT]) askAgain(ctx context.Context, page int) (decodedPage[T], error) {
 	if a := r.reask; a != nil {
@@ -107,7 +107,7 @@ func (r *countReader[T, PT]) sendFrontCheckAtEnd(page, n int) {
 	r.front, r.frontAt = r.askInBackground(1, r.ask), page
 }
 
-// dropPending cancels what endClaimed sent and the read will not use.
+// dropPending cancels what endInSight sent and the read will not use.
 func (r *countReader[T, PT]) dropPending() {
 	r.reask.drop()
 	r.reask = nil

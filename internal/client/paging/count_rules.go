@@ -28,9 +28,9 @@ func (r *countReader[T, PT]) refused(page int, err error) (pagePlan, error) {
 // not advancing, or (page 2 after a short page 1) one that does not
 // paginate. repeated is false for a new page.
 func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan, repeated bool, err error) {
-	earlier, ok := r.digests[p.digest]
+	earlier, ok := r.bodies[p.bodyHash]
 	if !ok {
-		r.digests[p.digest] = page
+		r.bodies[p.bodyHash] = page
 		return pagePlan{}, false, nil
 	}
 	if page == 2 && r.prevShort {
@@ -73,7 +73,7 @@ func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 }
 
 // next plans the pages after a page of n records: after a short page only
-// its confirmation, after a full one the slow-start window.
+// its confirmation, after a full one as many as the slow start allows.
 func (r *countReader[T, PT]) next(page, n int) pagePlan {
 	last := r.rd.MaxPages
 	if n < r.pageSize {
@@ -91,22 +91,22 @@ func (r *countReader[T, PT]) next(page, n int) pagePlan {
 		if page == last {
 			last++
 		}
-		return pagePlan{window: 1, last: last}
+		return pagePlan{inFlight: 1, last: last}
 	}
 	r.prevShort = false
 	r.fullPages++
-	window := slowStart(r.fullPages, r.maxInFlight)
-	r.concurrent = r.concurrent || window > 1
-	return pagePlan{window: window, last: last}
+	flight := slowStart(r.fullPages, r.maxInFlight)
+	r.concurrent = r.concurrent || flight > 1
+	return pagePlan{inFlight: flight, last: last}
 }
 
 // slowStart is how many pages may be in flight after full pages have come
 // back: one before any, maxInFlight after the first. Page 1 must come back
 // alone (its size may change the count asked for, and the check of page 1
 // at the end relies on it having been served before any other page); after
-// that, anything less than the full window costs a round trip on every
+// that, anything less than maxInFlight costs a round trip on every
 // long read, for a saving of at most maxInFlight-1 requests past the end of
-// a short one. The shared send window (window.go) is what holds back a
+// a short one. The client's send window (package transport) is what holds back a
 // client that meets a rate limit.
 func slowStart(fullPages, maxInFlight int) int {
 	if fullPages == 0 {
@@ -128,11 +128,11 @@ func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, 
 	}
 	// What a server that ignores count serves: the API's default count.
 	defaultCount := r.rd.DefaultSize
-	if again.digest == p.digest && len(p.records) == defaultCount && r.rd.Size != defaultCount {
+	if again.bodyHash == p.bodyHash && len(p.records) == defaultCount && r.rd.Size != defaultCount {
 		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: 2, Err: failure.ErrNotAdvancing, Reason: fmt.Sprintf(
 			"the server serves the same %d records (the API's default count) whatever page and count are asked for: the rest of the list, if any, cannot be read", defaultCount)}
 	}
-	if again.digest == p.digest {
+	if again.bodyHash == p.bodyHash {
 		r.rd.Logger.Warn(r.ctx, "the server ignores the page parameter on this endpoint; its one short page is the whole list", map[string]any{
 			"endpoint": r.rd.Endpoint, "records": len(p.records),
 		})

@@ -15,13 +15,13 @@ import (
 // over, and which pages may be in flight next.
 type pagePlan struct {
 	done bool
-	// window is how many pages may be on the network at once (sent, their
-	// answer's bytes not yet in); at least 1. With a window of 1 the read
+	// inFlight is how many pages may be on the network at once (sent,
+	// their answer's bytes not yet in); at least 1. With 1 the read
 	// goes one page at a time: the next page leaves only once this one is
 	// handed over, since what it held decides what is asked next. Pages
-	// already in flight past the window stay in flight: cancelling them
+	// already in flight past it stay in flight: cancelling them
 	// would only waste what they cost already.
-	window int
+	inFlight int
 	// last is the highest page that may be fetched.
 	last int
 }
@@ -40,12 +40,12 @@ type pageSource[R any] interface {
 	// read there, a short page at the page after it. It runs concurrently
 	// with other pages.
 	claimsEnd(page int, r R) int
-	// endClaimed is told of the lowest page claiming the end once every
+	// endInSight is told of the lowest page claiming the end once every
 	// page before it has been answered, and whether it claims it as an
 	// empty page: what the end needs next (its second answer, the closing
 	// check) may leave now, before the pages before it are decoded and
 	// handed over.
-	endClaimed(page int, empty bool)
+	endInSight(page int, empty bool)
 	// step takes each page in page order: its result or the error
 	// fetching it, and says what comes next.
 	step(page int, r R, fetchErr error) (pagePlan, error)
@@ -57,10 +57,10 @@ type pageSource[R any] interface {
 // readPages fetches pages 1, 2, … and hands each to src.step strictly in
 // page order, whatever order the responses come back in, so the result
 // never depends on which request finished first. It keeps as many pages
-// on the network as the latest plan's window allows (never more than
+// on the network as the latest plan allows (never more than
 // maxInFlight), counting a page off the network once its bytes are in, so
 // decoding runs beside the network instead of holding a place; and it
-// holds at most a window's worth of pages more, answered and waiting to be
+// holds at most as many pages more, answered and waiting to be
 // decoded or handed over, which bounds the memory of a read. No page past
 // the lowest end claimed (claimsEnd) and not yet handed over is sent, so
 // pages sent past the end are only those that left before the claim was
@@ -86,7 +86,7 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 	launched, onNetwork := 0, 0
 	var claimsMu sync.Mutex
 	claims := map[int]int{} // page -> the last page worth sending, by its answer
-	told := 0               // the last page endClaimed was told of
+	told := 0               // the last page endInSight was told of
 	defer func() {
 		cancel()
 		_ = g.Wait() // workers report through their channels, never here
@@ -155,7 +155,7 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		claimsMu.Lock()
 		empty := claims[lowest] == lowest
 		claimsMu.Unlock()
-		src.endClaimed(lowest, empty)
+		src.endInSight(lowest, empty)
 	}
 	heldUp := false // decoding, not the network, holds the read up
 	defer func() {
@@ -166,17 +166,17 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 	for next := 1; ; next++ {
 		var res result
 		for got := false; !got; {
-			window := min(max(plan.window, 1), maxInFlight)
-			ahead := window // one page at a time: the next waits for this one's turn
-			if window > 1 {
-				ahead = 2 * window // a window on the network, a window held
+			flight := min(max(plan.inFlight, 1), maxInFlight)
+			ahead := flight // one page at a time: the next waits for this one's turn
+			if flight > 1 {
+				ahead = 2 * flight // as many on the network, as many held
 			}
 			last, lowest := horizon(next)
-			for launched < last && onNetwork < window && launched < next-1+ahead {
+			for launched < last && onNetwork < flight && launched < next-1+ahead {
 				launch()
 			}
-			if bound != nil && window > 1 {
-				if now := onNetwork < window && launched >= next-1+ahead && launched < last; now != heldUp {
+			if bound != nil && flight > 1 {
+				if now := onNetwork < flight && launched >= next-1+ahead && launched < last; now != heldUp {
 					heldUp = now
 					bound(now)
 				}

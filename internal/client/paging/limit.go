@@ -8,12 +8,12 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-type decodedMetricsPage[T any] struct {
+type limitPage[T any] struct {
 	decodedPage[T]
 	totalPages int
 }
 
-// ReadMetadata reads a limit-style endpoint: page 1 reports totalPages,
+// ReadLimit reads a limit-style endpoint: page 1 reports totalPages,
 // then the rest are fetched concurrently, since the end is known. Pages
 // before totalPages that come back empty must stay empty to the end (else
 // the read fails); a server that serves fewer results than asked for on a
@@ -29,12 +29,12 @@ type decodedMetricsPage[T any] struct {
 // contradicts the run's earlier answer to the same question. With
 // totalPages of 2 or more, page 1 and the last page both say where the read
 // ends: the end is confirmed by answers the read needed anyway.
-func ReadMetadata[T any, PT interface {
+func ReadLimit[T any, PT interface {
 	*T
 	Record
 }](ctx context.Context, rd Read[T]) ([]T, int, Stats, error) {
-	m := &metricsReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](rd.guard())}
-	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{window: 1, last: 1}, pageSource[decodedMetricsPage[T]](m), nil)
+	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](rd.guard())}
+	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m), nil)
 	if err == nil {
 		err = m.acc.guard.Err()
 	}
@@ -44,8 +44,8 @@ func ReadMetadata[T any, PT interface {
 	return m.acc.out, m.total, Stats{Pages: pages, TotalPages: m.firstTotal}, nil
 }
 
-// metricsReader holds one read of a limit-style endpoint.
-type metricsReader[T any, PT interface {
+// limitReader holds one read of a limit-style endpoint.
+type limitReader[T any, PT interface {
 	*T
 	Record
 }] struct {
@@ -62,43 +62,43 @@ type metricsReader[T any, PT interface {
 
 // fetch gets and decodes one page. Two answers agree when they hold the
 // same results and the same totalPages.
-func (m *metricsReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (decodedMetricsPage[T], error) {
+func (m *limitReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (limitPage[T], error) {
 	p, err := m.rd.Fetch(ctx, page, m.rd.Size, bytesIn)
 	if err != nil {
-		return decodedMetricsPage[T]{}, err
+		return limitPage[T]{}, err
 	}
 	var h maphash.Hash
-	h.SetSeed(digestSeed)
+	h.SetSeed(hashSeed)
 	h.Write(p.Results)
 	fmt.Fprintf(&h, "|%d", p.TotalPages)
-	d := decodedMetricsPage[T]{totalPages: p.TotalPages}
+	d := limitPage[T]{totalPages: p.TotalPages}
 	d.records = p.Records
 	d.question = m.rd.Question(page, m.rd.Size)
 	d.said = answer{digest: h.Sum64(), records: len(p.Records)}
 	return d, nil
 }
 
-func metricsSaid[T any](p decodedMetricsPage[T]) answer { return p.said }
+func limitSaid[T any](p limitPage[T]) answer { return p.said }
 
 // totalPages bounds what is sent: the pages claim no end of their own, and
 // none is sent past totalPages to look at.
-func (m *metricsReader[T, PT]) claimsEnd(int, decodedMetricsPage[T]) int   { return 0 }
-func (m *metricsReader[T, PT]) endClaimed(int, bool)                       {}
-func (m *metricsReader[T, PT]) beyondEnd(int, decodedMetricsPage[T]) error { return nil }
+func (m *limitReader[T, PT]) claimsEnd(int, limitPage[T]) int   { return 0 }
+func (m *limitReader[T, PT]) endInSight(int, bool)              {}
+func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
 
 // believe takes a page's answer as true, or first asks the page again.
-func (m *metricsReader[T, PT]) believe(page int, p decodedMetricsPage[T]) (decodedMetricsPage[T], bool, error) {
+func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bool, error) {
 	n := len(p.records)
 	// An empty page is not doubted after a short page asked twice, nor
 	// after an empty page before totalPages (believed already): the pages
 	// after it must be empty too.
 	emptyAgreed := n == 0 && (m.prevConfirmed || m.emptyAt > 0)
 	endsHere := (n < m.perPage && !emptyAgreed) || (page == 1 && p.totalPages <= 1)
-	ask := func(ctx context.Context, page int) (decodedMetricsPage[T], error) { return m.fetch(ctx, page, nil) }
-	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, metricsSaid[T], ask, nil)
+	ask := func(ctx context.Context, page int) (limitPage[T], error) { return m.fetch(ctx, page, nil) }
+	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], ask, nil)
 }
 
-func (m *metricsReader[T, PT]) step(page int, p decodedMetricsPage[T], fetchErr error) (pagePlan, error) {
+func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pagePlan, error) {
 	m.rd.handed(page)
 	if fetchErr != nil {
 		return pagePlan{}, fetchErr
@@ -117,6 +117,9 @@ func (m *metricsReader[T, PT]) step(page int, p decodedMetricsPage[T], fetchErr 
 	}
 	m.total = max(m.total, p.totalPages)
 	n := len(p.records)
+	// Short, as the page was believed: fewer results than a page holds. A
+	// full page asked twice (its first answer lied) confirms no end.
+	short := n < m.perPage
 	if n > 0 && m.emptyAt > 0 {
 		return pagePlan{}, &failure.PageError{Endpoint: rd.Endpoint, Page: page, Reason: fmt.Sprintf(
 			"page %d came back empty, yet this later page holds results: the server's pages do not agree with its totalPages", m.emptyAt)}
@@ -136,12 +139,12 @@ func (m *metricsReader[T, PT]) step(page int, p decodedMetricsPage[T], fetchErr 
 		})
 	}
 	m.acc.keep(p.records, rd.KeepRaw)
-	m.prevConfirmed = confirmed && n > 0
+	m.prevConfirmed = confirmed && n > 0 && short
 	switch {
 	case page < m.total:
-		return pagePlan{window: rd.MaxInFlight, last: m.total}, nil
+		return pagePlan{inFlight: rd.MaxInFlight, last: m.total}, nil
 	case n > 0 && m.servesLess && page < rd.MaxPages:
-		return pagePlan{window: 1, last: page + 1}, nil
+		return pagePlan{inFlight: 1, last: page + 1}, nil
 	}
 	return pagePlan{done: true}, nil
 }
