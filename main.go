@@ -44,13 +44,14 @@ func main() {
 	// without this a long read runs on to its end. The signal stays caught
 	// for the life of the process: a second Ctrl-C is Terraform's to act on.
 	interrupt, stopCatching := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopCatching()
 
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	if err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(interrupt, version), opts...); err != nil {
+	err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(interrupt, version), opts...)
+	stopCatching()
+	if err != nil {
 		log.Fatal(err)
 	}
 }

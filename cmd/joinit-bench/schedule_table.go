@@ -48,7 +48,7 @@ func scheduleTable(out io.Writer) error {
 			wall := time.Since(start)
 			if err != nil || len(got) != n {
 				sb.Close()
-				return fmt.Errorf("read %d of %d memberships: %v", len(got), n, err)
+				return fmt.Errorf("read %d of %d memberships: %v", len(got), n, err) //nolint:errorlint // err may be nil (a short read): %w would print %!w(<nil>)
 			}
 			if best == 0 || wall < best {
 				best, reqs = wall, sb.Requests(sandbox.EndpointMemberships)

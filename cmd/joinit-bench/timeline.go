@@ -50,7 +50,7 @@ func traceRead(n, size, conc int, latency time.Duration) (*readTrace, error) {
 	got, err := c.Memberships(context.Background(), client.MembershipQuery{ListOptions: client.ListOptions{PageSize: size}})
 	rt.end = time.Now()
 	if err != nil || len(got) != n {
-		return nil, fmt.Errorf("read %d of %d memberships: %v", len(got), n, err)
+		return nil, fmt.Errorf("read %d of %d memberships: %v", len(got), n, err) //nolint:errorlint // err may be nil (a short read): %w would print %!w(<nil>)
 	}
 	// Requests cancelled past the end finish as the client lets them go.
 	time.Sleep(latency + 20*time.Millisecond)

@@ -34,8 +34,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)
 	}

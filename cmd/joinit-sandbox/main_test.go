@@ -98,10 +98,10 @@ func TestRunPrintsURLAndStops(t *testing.T) {
 	if b, err := os.ReadFile(urlFile); err != nil || strings.TrimSpace(string(b)) != m[1] {
 		t.Fatalf("url file %q, %v", b, err)
 	}
-	req, _ := http.NewRequest("GET", m[1]+"/api/v1/organizations/me/memberships", nil)
+	req, _ := http.NewRequest(http.MethodGet, m[1]+"/api/v1/organizations/me/memberships", nil)
 	req.Header.Set("Authorization", "Bearer sandbox-token")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 200 {
+	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET: %v %v", resp, err)
 	}
 	resp.Body.Close()

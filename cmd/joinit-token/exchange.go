@@ -106,7 +106,7 @@ func exchangeFailure(ctx context.Context, err error, secrets []redact.Secret) er
 		// Named by its fields and JSON types only: x/oauth2's own error
 		// would quote the value it could not read, and a server may put
 		// the client secret there.
-		return &failure{exitFailure, fmt.Errorf("the token endpoint's answer is not a usable token response: %v", err)}
+		return &failure{exitFailure, fmt.Errorf("the token endpoint's answer is not a usable token response: %v", err)} //nolint:errorlint // described, not wrapped: no caller may reach the decoding error's value through the chain
 	case errors.As(err, &re):
 	case errors.As(err, &ue):
 		return &failure{exitUnreachable, errors.New(redact.Text(

@@ -76,12 +76,12 @@ func writeTokenFile(path, token string) (err error) {
 func rescueToken(token, out string, writeErr error, dir string, stdout io.Writer) error {
 	path, err := writeNewPrivateFile(dir, token)
 	if err == nil {
-		return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%v); the access token is kept in %s (mode 0600): move it where it belongs, and delete that file", out, writeErr, path)}
+		return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%w); the access token is kept in %s (mode 0600): move it where it belongs, and delete that file", out, writeErr, path)}
 	}
 	if _, perr := fmt.Fprintln(stdout, token); perr != nil {
-		return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%v), nor a file in %s (%v), nor standard output (%v): the token is lost; revoke the application key's access and run again", out, writeErr, dir, err, perr)}
+		return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%w), nor a file in %s (%w), nor standard output (%w): the token is lost; revoke the application key's access and run again", out, writeErr, dir, err, perr)}
 	}
-	return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%v), nor a file in %s (%v): the access token was written to standard output instead", out, writeErr, dir, err)}
+	return &failure{exitFailure, fmt.Errorf("-out %s could not be written (%w), nor a file in %s (%w): the access token was written to standard output instead", out, writeErr, dir, err)}
 }
 
 // writeNewPrivateFile writes token to a new file in dir, mode 0600, and

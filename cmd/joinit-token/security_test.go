@@ -190,7 +190,7 @@ func TestServerWordsRedactBeforeCutting(t *testing.T) {
 			for pad := 270; pad <= 300; pad++ {
 				desc := strings.Repeat("x", pad) + spell(v) + " echoed"
 				err := exchangeFailure(context.Background(), &oauth2.RetrieveError{
-					Response: &http.Response{StatusCode: 400}, ErrorCode: "invalid_grant", ErrorDescription: desc,
+					Response: &http.Response{StatusCode: http.StatusBadRequest}, ErrorCode: "invalid_grant", ErrorDescription: desc,
 				}, flowSecrets(id, secret, code, verifier))
 				var f *failure
 				if !errors.As(err, &f) {

@@ -195,7 +195,7 @@ func TestEndpointPathOverrides(t *testing.T) {
 	t.Parallel()
 	paths := sandbox.Paths{apispec.EndpointMemberships: "/v9/members", apispec.EndpointPayments: "/v9/pay", apispec.EndpointGroups: "/v9/teams", apispec.EndpointOrgMetrics: "/reports/metrics"}
 	sb, base := startSandbox(t, sandbox.Options{Memberships: 12, Payments: 5, Groups: 2, OrgMetrics: 3, Paths: paths})
-	c := newClient(t, Config{BaseURL: base, Paths: Paths(paths)})
+	c := newClient(t, Config{BaseURL: base, Paths: paths})
 	ctx := context.Background()
 	ms, err := c.Memberships(ctx, MembershipQuery{})
 	if err != nil {

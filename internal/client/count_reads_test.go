@@ -773,7 +773,11 @@ func TestBrokenTextIsRepaired(t *testing.T) {
 		if e.level != "warn" || e.fields["endpoint"] != "memberships" || (e.fields["page"] != 1 && e.fields["page"] != 3) {
 			t.Fatalf("warning %+v", e)
 		}
-		total += e.fields["values_repaired"].(int)
+		n, ok := e.fields["values_repaired"].(int)
+		if !ok {
+			t.Fatalf("values_repaired %v is not a count", e.fields["values_repaired"])
+		}
+		total += n
 	}
 	if total != repaired {
 		t.Fatalf("warnings count %d repaired values, want %d", total, repaired)

@@ -51,21 +51,6 @@ func newClient(t testing.TB, cfg Config) *Client {
 	return c
 }
 
-// handlerTransport answers requests by calling a handler in memory, below
-// the client's token and pause layers, with no sockets.
-type handlerTransport struct{ h http.Handler }
-
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := req.Context().Err(); err != nil {
-		return nil, err
-	}
-	rec := httptest.NewRecorder()
-	t.h.ServeHTTP(rec, req)
-	resp := rec.Result()
-	resp.Request = req
-	return resp, nil
-}
-
 // arrival is one request a fake API received.
 type arrival struct {
 	seq   int // the request's number at the server, from 1

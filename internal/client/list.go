@@ -165,7 +165,7 @@ func decodeMetadataPage[T any](body []byte, page int, keepRaw bool) (paging.Page
 	m, err := pagejson.DecodeMetadata[T](body, page, keepRaw)
 	var other *pagejson.OtherPageError
 	if errors.As(err, &other) {
-		return paging.Page[T]{}, fmt.Errorf("%v; it is not advancing through pages: %w", other, failure.ErrNotAdvancing)
+		return paging.Page[T]{}, fmt.Errorf("%w; it is not advancing through pages: %w", other, failure.ErrNotAdvancing)
 	}
 	return paging.Page[T]{Records: m.Records, TotalPages: m.TotalPages, Results: m.Results}, err
 }

@@ -34,7 +34,7 @@ func builtProviderDir(t *testing.T) string {
 		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(built.dir, "terraform-provider-joinit"), "../..")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
 		}
 	})
 	if built.err != nil {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -246,7 +247,7 @@ data "joinit_memberships" "m" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records"), knownvalue.ListSizeExact(12)),
 				statecheck.ExpectKnownValue("data.joinit_memberships.m", tfjsonpath.New("records").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"id": knownvalue.StringExact(first["id"].(string)), "status_name": knownvalue.StringExact(first["status_name"].(string)),
+					"id": knownvalue.StringExact(fmt.Sprint(first["id"])), "status_name": knownvalue.StringExact(fmt.Sprint(first["status_name"])),
 				})),
 			},
 		}},

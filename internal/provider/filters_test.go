@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -167,7 +168,7 @@ func TestAccMemberships_typeAndNameFilters(t *testing.T) {
 	for i, r := range both {
 		w := wantMembership(t, r, false)
 		bothRecords[i] = knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"email": orNull(w["email"]), "membership_name": knownvalue.StringExact(w["membership_name"].(string)),
+			"email": orNull(w["email"]), "membership_name": knownvalue.StringExact(fmt.Sprint(w["membership_name"])),
 		})
 	}
 	config := providerBlock(url) + `

@@ -27,7 +27,7 @@ var generatedTables = []struct {
 	render           func() string
 }{
 	{"../../README.md", "<!-- settings:begin: generated from the provider schema by `make readme`; do not edit -->", "<!-- settings:end -->",
-		func() string { return settingsTable() }},
+		settingsTable},
 	{"../../templates/index.md.tmpl", "<!-- env:begin: generated from the provider settings by `make readme`; do not edit -->", "<!-- env:end -->",
 		environmentTable},
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"fmt"
-
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
@@ -120,7 +118,7 @@ func BenchmarkResultSizePerRecord(b *testing.B) {
 			}
 			b.ReportMetric(perRecord, "bytes/record")
 			b.ReportMetric(float64(maxResultBytes)/perRecord, "records/ceiling")
-			b.Log(fmt.Sprintf("%s: %.0f bytes per record; %.0f records fit under the %d-byte ceiling", tc.name, perRecord, float64(maxResultBytes)/perRecord, maxResultBytes))
+			b.Logf("%s: %.0f bytes per record; %.0f records fit under the %d-byte ceiling", tc.name, perRecord, float64(maxResultBytes)/perRecord, maxResultBytes)
 		})
 	}
 }

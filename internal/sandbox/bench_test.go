@@ -26,7 +26,7 @@ func BenchmarkNew100kMemberships(b *testing.B) {
 
 func BenchmarkServe1000RecordPage(b *testing.B) {
 	s := New(Options{Seed: 1, Memberships: 100_000})
-	req := httptest.NewRequest("GET", DefaultPaths()[EndpointMemberships]+"?count=1000&page=42", nil)
+	req := httptest.NewRequest(http.MethodGet, DefaultPaths()[EndpointMemberships]+"?count=1000&page=42", nil)
 	req.Header.Set("Authorization", "Bearer "+DefaultToken)
 	w := &discardWriter{h: http.Header{}}
 	b.ReportAllocs()
@@ -40,7 +40,7 @@ func BenchmarkServe1000RecordPage(b *testing.B) {
 func TestServingAPageDoesNotCopyTheDataSet(t *testing.T) {
 	// Not parallel: other tests' allocations would count.
 	s := New(Options{Seed: 1, Memberships: 5000})
-	req := httptest.NewRequest("GET", DefaultPaths()[EndpointMemberships]+"?count=1000&page=2", nil)
+	req := httptest.NewRequest(http.MethodGet, DefaultPaths()[EndpointMemberships]+"?count=1000&page=2", nil)
 	req.Header.Set("Authorization", "Bearer "+DefaultToken)
 	w := &discardWriter{h: http.Header{}}
 	s.ServeHTTP(w, req) // warm up

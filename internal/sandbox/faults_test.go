@@ -307,7 +307,7 @@ func TestSlowBody(t *testing.T) {
 	s, base := start(t, Options{Seed: 1, Memberships: 60, Faults: Faults{SlowBody: 300 * time.Millisecond, OnlyPages: []int{1}}})
 	normal := get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2", "count", "20")) // not in OnlyPages: fast
 
-	req, _ := http.NewRequest("GET", base+DefaultPaths()[EndpointMemberships]+"?count=20", nil)
+	req, _ := http.NewRequest(http.MethodGet, base+DefaultPaths()[EndpointMemberships]+"?count=20", nil)
 	req.Header.Set("Authorization", "Bearer "+DefaultToken)
 	t0 := time.Now()
 	resp, err := http.DefaultClient.Do(req)

@@ -196,8 +196,13 @@ func TestOAuthTokenRefusals(t *testing.T) {
 	if a := exchange(t, base, OAuthTokenPath, other, true, testClientID, testClientSecret); a.body["error"] != "invalid_grant" {
 		t.Errorf("different redirect_uri: %d %v", a.status, a.body)
 	}
-	if resp, err := http.Get(base + OAuthTokenPath); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("GET token endpoint: %v %v", resp, err)
+	resp, err := http.Get(base + OAuthTokenPath)
+	if err != nil {
+		t.Fatalf("GET token endpoint: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET token endpoint: HTTP %d, want 405", resp.StatusCode)
 	}
 }
 
@@ -289,8 +294,7 @@ func TestOAuthOffByDefault(t *testing.T) {
 func TestOAuthLogHoldsNoSecrets(t *testing.T) {
 	t.Parallel()
 	var lines []string
-	var s *Server
-	s = New(Options{OAuth: OAuthOptions{ClientID: testClientID, ClientSecret: testClientSecret},
+	s := New(Options{OAuth: OAuthOptions{ClientID: testClientID, ClientSecret: testClientSecret},
 		Logf: func(f string, a ...any) {
 			lines = append(lines, strings.TrimSpace(strings.ReplaceAll(f, "%", "")))
 			for _, v := range a {

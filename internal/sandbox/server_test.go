@@ -194,7 +194,7 @@ func TestRequestLogIsBounded(t *testing.T) {
 	t.Parallel()
 	s := New(Options{})
 	for i := range maxLog + 5 {
-		req := httptest.NewRequest("GET", "/x?i="+itoa(i), nil)
+		req := httptest.NewRequest(http.MethodGet, "/x?i="+itoa(i), nil)
 		s.ServeHTTP(httptest.NewRecorder(), req)
 	}
 	log := s.RequestLog()
@@ -225,7 +225,7 @@ func TestLogf(t *testing.T) {
 	t.Parallel()
 	var lines []string
 	s := New(Options{Logf: func(f string, a ...any) { lines = append(lines, strings.TrimSpace(fmt.Sprintf(f, a...))) }})
-	req := httptest.NewRequest("GET", DefaultPaths()[EndpointGroups]+"?access_token=abc", nil)
+	req := httptest.NewRequest(http.MethodGet, DefaultPaths()[EndpointGroups]+"?access_token=abc", nil)
 	s.ServeHTTP(httptest.NewRecorder(), req)
 	if len(lines) != 1 || strings.Contains(lines[0], "abc") || !strings.Contains(lines[0], "401") {
 		t.Fatalf("log lines %q", lines)

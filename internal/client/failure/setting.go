@@ -66,7 +66,7 @@ type Worded interface {
 // keeps its own text and has the text of the error it wraps worded where
 // it stands.
 func Word(err error, name Namer) string {
-	if w, ok := err.(Worded); ok {
+	if w, ok := err.(Worded); ok { //nolint:errorlint // the outermost error words itself; one it wraps is reached through Unwrap below, keeping the wrapper's own text
 		return w.WordWith(name)
 	}
 	msg := err.Error()

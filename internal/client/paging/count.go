@@ -189,7 +189,7 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	r.lastHanded = page
 	if fetchErr != nil {
 		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
-			return r.refused(page, fetchErr)
+			return pagePlan{}, r.refused(page, fetchErr)
 		}
 		// A refusal of the page after a short page says what an empty
 		// page says: nothing here.

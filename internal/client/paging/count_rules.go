@@ -16,12 +16,12 @@ import (
 // confirmation may be refused (step takes that as an empty page): after a
 // full page, a refusal cannot be told from a server that stops serving in
 // the middle of the list.
-func (r *countReader[T, PT]) refused(page int, err error) (pagePlan, error) {
+func (r *countReader[T, PT]) refused(page int, err error) error {
 	if page > 1 && refusesPageAfterEnd(err) {
-		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
+		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
 			"the page after the full page %d was refused; a server that refuses pages past the end cannot be told from one that stops in the middle of the list, so the read fails rather than return a list that may be partial (a different page_size may avoid it)", page-1)}
 	}
-	return pagePlan{}, err
+	return err
 }
 
 // repeated catches a page identical to an earlier one: a server that is

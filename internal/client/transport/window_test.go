@@ -87,14 +87,15 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
-	bad := send()
+	bad := send() //nolint:bodyclose // send closed it
+
 	tr.backoff(a, tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, bad)
 	if !tr.pause.until.IsZero() {
 		t.Fatalf("a 502 paused the client until %v", tr.pause.until)
 	}
 	status = http.StatusTooManyRequests
 	before := time.Now()
-	limited := send()
+	limited := send() //nolint:bodyclose // send closed it
 	wait := tr.backoff(a, tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, limited)
 	if wait < 500*time.Millisecond || tr.pause.until.Before(before.Add(wait)) {
 		t.Fatalf("429 without Retry-After: wait %v, client paused until %v (%v from now)", wait, tr.pause.until, time.Until(tr.pause.until))
