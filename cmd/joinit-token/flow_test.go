@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -226,7 +227,7 @@ func TestFlowPortInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	port := taken.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // a "tcp" listener's Addr is always a *net.TCPAddr
+	port := taken.Addr().(*net.TCPAddr).Port
 	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(port), "-no-browser")
 	if code := r.exitCode(t); code != exitPortInUse {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitPortInUse, r.stderr.String())

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 	"io"
 	"net"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -41,7 +42,7 @@ func freePort(t *testing.T) int {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // a "tcp" listener's Addr is always a *net.TCPAddr
+	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func redirectURI(port int) string {

@@ -444,7 +444,7 @@ func TestBodyOverCap(t *testing.T) {
 	chunked := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte("["))
-		w.(http.Flusher).Flush() //nolint:forcetypeassert // net/http's server writers flush
+		w.(http.Flusher).Flush()
 		_, _ = w.Write([]byte(strings.Repeat(`{"_id":"x"},`, 1000) + `{"_id":"y"}]`))
 	})
 	c4 := newClient(t, Config{BaseURL: chunked.URL, Token: testToken, MaxBodyBytes: 4096})

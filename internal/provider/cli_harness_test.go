@@ -29,7 +29,7 @@ var built struct {
 func builtProviderDir(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "joinit-provider-build-"); built.err != nil {
+		if built.dir, built.err = os.MkdirTemp("", "joinit-provider-build-"); built.err != nil { //nolint:usetesting // one build for every test of the binary: t.TempDir would go with the first test
 			return
 		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(built.dir, "terraform-provider-joinit"), "../..")

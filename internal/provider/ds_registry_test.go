@@ -50,7 +50,7 @@ type attrCase struct {
 
 var dsTests = map[string]dsTest{}
 
-func registerDataSourceTest(d dsTest) bool {
+func registerDataSourceTest(d dsTest) bool { //nolint:unparam // the result lets a file register at package level: var _ = registerDataSourceTest(...)
 	if _, dup := dsTests[d.def.name]; dup {
 		panic("two tests registered for joinit_" + d.def.name)
 	}

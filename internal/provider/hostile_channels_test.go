@@ -90,7 +90,7 @@ func TestHostileServerCannotLeakTheTokenOnAnyChannel(t *testing.T) {
 		// the value, doubling its backslashes.
 		"malformed header, Go-quoted": func(spelled string) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
-				conn, buf, err := w.(http.Hijacker).Hijack() //nolint:forcetypeassert // net/http's HTTP/1 server writers hijack
+				conn, buf, err := w.(http.Hijacker).Hijack()
 				if err != nil {
 					return
 				}

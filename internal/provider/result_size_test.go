@@ -28,7 +28,7 @@ func withResultLimit(limit int64, frameworkOnly bool) map[string]func() (tfproto
 				p.resultLimit = limit
 				return providerserver.NewProtocol6WithError(p)()
 			}
-			s := NewServer(context.Background(), "test")().(*server) //nolint:forcetypeassert // NewServer builds a *server
+			s := NewServer(context.Background(), "test")().(*server)
 			s.provider.resultLimit = limit
 			return s, nil
 		},

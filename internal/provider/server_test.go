@@ -78,7 +78,7 @@ func plainType(typ fwattr.Type) string {
 // providerConfig is the provider block as Terraform sends it.
 func providerConfig(t *testing.T, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
-	typ := providerSchema().Type().TerraformType(context.Background()).(tftypes.Object) //nolint:forcetypeassert // a schema's type is an object
+	typ := providerSchema().Type().TerraformType(context.Background()).(tftypes.Object)
 	vals := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
 		vals[name] = tftypes.NewValue(at, nil)

@@ -49,12 +49,12 @@ func (a *attempts) othersProgressed(successes uint64) bool {
 	return false
 }
 
-// charge counts one retry against max and reports whether it may be made.
-func (a *attempts) charge(max int) bool {
+// charge counts one retry against limit and reports whether it may be made.
+func (a *attempts) charge(limit int) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.charged++
-	return a.charged <= max
+	return a.charged <= limit
 }
 
 // chargedRetries reports the retries charged so far: the backoff grows

@@ -87,7 +87,7 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
-	bad := send() //nolint:bodyclose // send closed it
+	bad := send()
 
 	tr.backoff(a, tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, bad)
 	if !tr.pause.until.IsZero() {
@@ -95,7 +95,7 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 	}
 	status = http.StatusTooManyRequests
 	before := time.Now()
-	limited := send() //nolint:bodyclose // send closed it
+	limited := send()
 	wait := tr.backoff(a, tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, limited)
 	if wait < 500*time.Millisecond || tr.pause.until.Before(before.Add(wait)) {
 		t.Fatalf("429 without Retry-After: wait %v, client paused until %v (%v from now)", wait, tr.pause.until, time.Until(tr.pause.until))
