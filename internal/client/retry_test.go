@@ -2,11 +2,9 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -147,152 +145,6 @@ func TestNoRetriesMeansOneAttempt(t *testing.T) {
 	}
 }
 
-func TestRateLimitRetryAfterSeconds(t *testing.T) {
-	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
-	c := newClient(t, Config{BaseURL: base})
-	start := time.Now()
-	ms, err := c.Memberships(context.Background(), MembershipQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 950*time.Millisecond {
-		t.Fatalf("retried after %v, before the server's Retry-After of 1s", d)
-	}
-	if len(ms) != 5 || sb.Requests("memberships") != 4 { // 429, page 1, empty page 2 twice
-		t.Fatalf("%d records, %d requests", len(ms), sb.Requests("memberships"))
-	}
-}
-
-func TestRateLimitRetryAfterZeroAndExhausted(t *testing.T) {
-	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 10, RetryAfter: "0"}})
-	c := newClient(t, Config{BaseURL: base, MaxRetries: 3})
-	_, err := c.Memberships(context.Background(), MembershipQuery{})
-	ae := requireAPIError(t, err, http.StatusTooManyRequests)
-	if ae.Attempts != 4 || sb.Requests("memberships") != 4 {
-		t.Fatalf("attempts %d, requests %d, want 4", ae.Attempts, sb.Requests("memberships"))
-	}
-	if !strings.Contains(err.Error(), "rate limited") {
-		t.Fatalf("message %q", err)
-	}
-}
-
-func TestRetryAfterHTTPDate(t *testing.T) {
-	t.Parallel()
-	var mu sync.Mutex
-	var limitedAt time.Time
-	ids := syntheticIDs(4)
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		mu.Lock()
-		first := limitedAt.IsZero()
-		if first {
-			limitedAt = time.Now()
-		}
-		mu.Unlock()
-		if first {
-			// An HTTP date has whole seconds: this is 1 to 2 s away.
-			w.Header().Set("Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))
-			w.WriteHeader(http.StatusTooManyRequests)
-			return
-		}
-		serveList(ids)(w, r, a)
-	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
-	ms, err := c.Memberships(context.Background(), MembershipQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	equalIDs(t, "memberships", membershipIDs(ms), ids)
-	log := api.log()
-	if len(log) != 4 { // 429, page 1, empty page 2 twice
-		t.Fatalf("%d requests, want 4", len(log))
-	}
-	if gap := log[1].at.Sub(log[0].at); gap < 900*time.Millisecond {
-		t.Fatalf("retried %v after the 429, before the Retry-After date", gap)
-	}
-}
-
-func TestRetryAfterOn503AndPastDate(t *testing.T) {
-	t.Parallel()
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		switch a.seq {
-		case 1:
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusServiceUnavailable)
-		case 2:
-			w.Header().Set("Retry-After", time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat))
-			w.WriteHeader(http.StatusTooManyRequests)
-		default:
-			writeJSON(w, []byte("[]"))
-		}
-	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
-	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
-		t.Fatal(err)
-	}
-	log := api.log()
-	if len(log) != 4 { // the refusal, page 1, the empty page 2 twice
-		t.Fatalf("%d requests, want 4", len(log))
-	}
-	if gap := log[1].at.Sub(log[0].at); gap < 950*time.Millisecond {
-		t.Fatalf("503 Retry-After: 1 honoured only %v", gap)
-	}
-	if gap := log[2].at.Sub(log[1].at); gap > 500*time.Millisecond {
-		t.Fatalf("a Retry-After date in the past made the client wait %v", gap)
-	}
-}
-
-// A Retry-After longer than MaxRetryWait fails the read at once, naming the
-// status, the wait asked for and the setting; one request is made.
-func TestRetryAfterLongerThanMaxRetryWaitFails(t *testing.T) {
-	t.Parallel()
-	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
-		api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-			w.Header().Set("Retry-After", "3600")
-			w.WriteHeader(status)
-		})
-		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxRetryWait: 2 * time.Second})
-		start := time.Now()
-		_, err := c.Memberships(context.Background(), MembershipQuery{})
-		if d := time.Since(start); d > time.Second {
-			t.Fatalf("HTTP %d: the read took %v before failing", status, d)
-		}
-		var rw *RetryWaitError
-		if !errors.As(err, &rw) || rw.Status != status || rw.Wait != time.Hour || rw.Max != 2*time.Second {
-			t.Fatalf("HTTP %d: got %#v (%v), want a RetryWaitError for 1h over 2s", status, rw, err)
-		}
-		for _, want := range []string{"memberships page 1", fmt.Sprintf("HTTP %d", status), "1h0m0s", "Config.MaxRetryWait (2s)"} {
-			if !strings.Contains(err.Error(), want) {
-				t.Errorf("HTTP %d: error %q does not say %q", status, err, want)
-			}
-		}
-		if n := api.count(); n != 1 {
-			t.Fatalf("HTTP %d: %d requests, want 1", status, n)
-		}
-	}
-}
-
-// A Retry-After within MaxRetryWait is waited out; the default is 60s.
-func TestRetryAfterWithinMaxRetryWaitIsHonoured(t *testing.T) {
-	t.Parallel()
-	if got := (Config{}).withDefaults().MaxRetryWait; got != time.Minute {
-		t.Fatalf("default MaxRetryWait %v, want 1m", got)
-	}
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
-	c := newClient(t, Config{BaseURL: base, MaxRetryWait: time.Second})
-	start := time.Now()
-	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 950*time.Millisecond {
-		t.Fatalf("the 1s Retry-After was waited only %v", d)
-	}
-	if n := sb.Requests("memberships"); n != 4 { // 429, page 1, empty page 2 twice
-		t.Fatalf("%d requests, want 4", n)
-	}
-}
-
 // Backoff waits never exceed MaxRetryWait: the bounds the client gives
 // the transport are capped by it (the transport's waits stay within its
 // bounds: TestExponentialJitterBounds).
@@ -316,59 +168,5 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	}
 	if n := sb.Requests("memberships"); n != 2 {
 		t.Fatalf("%d requests, want 2", n)
-	}
-}
-
-// One worker's 429 with Retry-After holds every worker of the client until
-// the pause ends: no request reaches the server in the meantime.
-func TestRetryAfterPausesEveryWorker(t *testing.T) {
-	t.Parallel()
-	const size = 3
-	ids := syntheticIDs(size*9 + 1) // nine full pages and a short tenth
-	var mu sync.Mutex
-	var limitedAt time.Time
-	tried := map[int]bool{}
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		mu.Lock()
-		first := !tried[a.page]
-		tried[a.page] = true
-		if first && a.page == 2 {
-			limitedAt = time.Now()
-		}
-		mu.Unlock()
-		switch {
-		case first && a.page == 2:
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusTooManyRequests)
-			return
-		case first && a.page > 2:
-			// The other workers fail slowly, after the 429 has paused the
-			// client; their retries must wait for the pause to end.
-			time.Sleep(200 * time.Millisecond)
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		serveList(ids)(w, r, a)
-	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 4, MaxRetries: 3})
-	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: size}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	equalIDs(t, "memberships", membershipIDs(ms), ids)
-
-	mu.Lock()
-	t429 := limitedAt
-	mu.Unlock()
-	from, to := t429.Add(100*time.Millisecond), t429.Add(900*time.Millisecond)
-	for _, a := range api.log() {
-		if a.at.After(from) && a.at.Before(to) {
-			t.Errorf("page %d reached the server %v after the 429, during the Retry-After pause", a.page, a.at.Sub(t429))
-		}
-	}
-	// The pages that failed while page 2 was limited were retried after it.
-	pages := api.pagesOf()
-	if pages[2] != 2 || pages[3] != 2 {
-		t.Fatalf("attempts per page: %v", pages)
 	}
 }
