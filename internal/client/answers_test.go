@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // A lie is what a server answers with a 200 for a moment (a lagging
@@ -18,12 +20,12 @@ type lie func(truth []string) []byte
 
 var (
 	emptyLie       lie = func([]string) []byte { return []byte("[]") }
-	cutLie         lie = func(truth []string) []byte { return arrayOf(truth[:len(truth)/2]) }
+	cutLie         lie = func(truth []string) []byte { return testutil.ArrayOf(truth[:len(truth)/2]) }
 	maintenanceLie lie = func([]string) []byte {
 		return []byte("<html><body><h1>Down for maintenance</h1></body></html>")
 	}
 	errorObjectLie lie = func([]string) []byte { return []byte(`{"error":"backend timeout"}`) }
-	cutJSONLie     lie = func(truth []string) []byte { b := arrayOf(truth); return b[:len(b)*2/3] }
+	cutJSONLie     lie = func(truth []string) []byte { b := testutil.ArrayOf(truth); return b[:len(b)*2/3] }
 )
 
 // pageAttempts counts the requests for each page, for servers that answer
@@ -51,12 +53,12 @@ func lyingAPI(t *testing.T, ids []string, lies map[int]map[int]lie) *fakeAPI {
 	attempts := &pageAttempts{}
 	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		n := attempts.next(a.page)
-		truth := pageOf(ids, a.page, a.size)
+		truth := testutil.PageOf(ids, a.page, a.size)
 		if l := lies[a.page][n]; l != nil {
 			writeJSON(w, l(truth))
 			return
 		}
-		writeJSON(w, arrayOf(truth))
+		writeJSON(w, testutil.ArrayOf(truth))
 	})
 }
 
@@ -178,7 +180,7 @@ func TestRecordsBeyondTheEndContradictIt(t *testing.T) {
 			writeJSON(w, []byte("[]"))
 			return
 		}
-		writeJSON(w, arrayOf(pageOf(ids, a.page, a.size)))
+		writeJSON(w, testutil.ArrayOf(testutil.PageOf(ids, a.page, a.size)))
 	})
 	log := &recordingLogger{}
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 4, Logger: log})
@@ -203,10 +205,10 @@ func TestAnswersOfOneRunAgree(t *testing.T) {
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		n := attempts.next(a.page)
 		if a.page == 2 && n == 2 { // the second read's first ask
-			writeJSON(w, arrayOf(stale))
+			writeJSON(w, testutil.ArrayOf(stale))
 			return
 		}
-		writeJSON(w, arrayOf(pageOf(ids, a.page, a.size)))
+		writeJSON(w, testutil.ArrayOf(testutil.PageOf(ids, a.page, a.size)))
 	})
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
 	q := MembershipQuery{ListOptions: ListOptions{PageSize: 10}}
@@ -232,11 +234,11 @@ func TestDifferentAnswersEveryTimeFail(t *testing.T) {
 	t.Parallel()
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		if a.page == 1 {
-			writeJSON(w, arrayOf(syntheticIDs(10)))
+			writeJSON(w, testutil.ArrayOf(syntheticIDs(10)))
 			return
 		}
 		// Page 2: a short page of other records each time.
-		writeJSON(w, arrayOf([]string{fmt.Sprintf("x-%d-a", a.seq), fmt.Sprintf("x-%d-b", a.seq)}))
+		writeJSON(w, testutil.ArrayOf([]string{fmt.Sprintf("x-%d-a", a.seq), fmt.Sprintf("x-%d-b", a.seq)}))
 	})
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -195,11 +197,11 @@ func TestOversizedPageCountsAsFull(t *testing.T) {
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		switch a.page {
 		case 1:
-			writeJSON(w, arrayOf(ids[:5])) // asked for 3
+			writeJSON(w, testutil.ArrayOf(ids[:5])) // asked for 3
 		case 2:
-			writeJSON(w, arrayOf(ids[5:8]))
+			writeJSON(w, testutil.ArrayOf(ids[5:8]))
 		case 3:
-			writeJSON(w, arrayOf(ids[8:]))
+			writeJSON(w, testutil.ArrayOf(ids[8:]))
 		default:
 			writeJSON(w, []byte("[]"))
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
@@ -24,7 +26,7 @@ func FuzzDecodeCountPage(f *testing.F) {
 		f.Add([]byte(tc.body))
 	}
 	f.Add([]byte(`[]`))
-	f.Add(arrayOf([]string{"a", "b", "a", "c"}))
+	f.Add(testutil.ArrayOf([]string{"a", "b", "a", "c"}))
 	f.Add([]byte(`[{},{},{"_id":""},{"_id":null}]`))
 	f.Add([]byte(`[{"_id":"a","custom_answers":[{"answer":[1,{"x":null}]}],"profile":{"address":{"a":"b"}}}]`))
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -160,7 +162,7 @@ func TestPageAfterTheEndRefused(t *testing.T) {
 	// Any other error on that page still fails the read.
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		if a.page == 1 {
-			writeJSON(w, arrayOf([]string{"a"}))
+			writeJSON(w, testutil.ArrayOf([]string{"a"}))
 			return
 		}
 		w.WriteHeader(http.StatusForbidden)
@@ -266,7 +268,7 @@ func TestServerPlacesPagesByAskedCount(t *testing.T) {
 			w.WriteHeader(http.StatusNotFound)
 			return
 		}
-		writeJSON(w, arrayOf(ids[min(lo, len(ids)):min(lo+min(a.size, 250), len(ids))]))
+		writeJSON(w, testutil.ArrayOf(ids[min(lo, len(ids)):min(lo+min(a.size, 250), len(ids))]))
 	})
 	for _, conc := range []int{1, 4} {
 		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: conc})

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -113,11 +115,6 @@ func (f *fakeAPI) pagesOf() map[int]int {
 	return out
 }
 
-// memberJSON is a small membership record with the given id.
-func memberJSON(id string) string {
-	return fmt.Sprintf(`{"_id":%q,"email":"%s@example.com","status":100}`, id, id)
-}
-
 // syntheticIDs returns m-0001 … m-n.
 func syntheticIDs(n int) []string {
 	out := make([]string, n)
@@ -127,24 +124,6 @@ func syntheticIDs(n int) []string {
 	return out
 }
 
-// arrayOf encodes ids as a JSON array of memberJSON records.
-func arrayOf(ids []string) []byte {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = memberJSON(id)
-	}
-	return []byte("[" + strings.Join(parts, ",") + "]")
-}
-
-// pageOf returns the ids of one page of a list, the way the API slices it.
-func pageOf(ids []string, page, size int) []string {
-	lo := (page - 1) * size
-	if page < 1 || lo >= len(ids) {
-		return nil
-	}
-	return ids[lo:min(lo+size, len(ids))]
-}
-
 // serveList answers count-style pages of ids, checking the token.
 func serveList(ids []string) func(w http.ResponseWriter, r *http.Request, a arrival) {
 	return func(w http.ResponseWriter, r *http.Request, a arrival) {
@@ -152,7 +131,7 @@ func serveList(ids []string) func(w http.ResponseWriter, r *http.Request, a arri
 			http.Error(w, `{"error":"unauthorized"}`, http.StatusUnauthorized)
 			return
 		}
-		writeJSON(w, arrayOf(pageOf(ids, a.page, a.size)))
+		writeJSON(w, testutil.ArrayOf(testutil.PageOf(ids, a.page, a.size)))
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -85,7 +87,7 @@ func TestBodyOverCap(t *testing.T) {
 		t.Fatalf("chunked body over the cap: %v after %d requests", err, chunked.count())
 	}
 	// A body at the cap exactly is fine.
-	body := arrayOf(syntheticIDs(3))
+	body := testutil.ArrayOf(syntheticIDs(3))
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, body) })
 	c2 := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxBodyBytes: int64(len(body))})
 	if ms, err := c2.Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 3 {
@@ -106,7 +108,7 @@ func TestHostileCountBodies(t *testing.T) {
 			// partial list would be possible.
 			api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 				if a.page == 1 {
-					writeJSON(w, arrayOf([]string{"p1-a", "p1-b"}))
+					writeJSON(w, testutil.ArrayOf([]string{"p1-a", "p1-b"}))
 					return
 				}
 				writeJSON(w, []byte(tc.body))
@@ -228,7 +230,7 @@ func TestContentTypeIsNotTrusted(t *testing.T) {
 	t.Parallel()
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		w.Header().Set("Content-Type", "text/plain")
-		_, _ = w.Write(arrayOf([]string{"a"}))
+		_, _ = w.Write(testutil.ArrayOf([]string{"a"}))
 	})
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
 	if ms, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 1 {
@@ -249,9 +251,9 @@ func TestNullIsAnEmptyList(t *testing.T) {
 		case strings.HasSuffix(a.path, "/groups"):
 			writeJSON(w, []byte(" null\n"))
 		case a.page == 1:
-			writeJSON(w, arrayOf(ids[:3]))
+			writeJSON(w, testutil.ArrayOf(ids[:3]))
 		case a.page == 2:
-			writeJSON(w, arrayOf(ids[3:]))
+			writeJSON(w, testutil.ArrayOf(ids[3:]))
 		default:
 			writeJSON(w, []byte("null"))
 		}

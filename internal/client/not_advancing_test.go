@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -90,7 +92,7 @@ func TestShortPageOfSeenRecordsEndsTheRead(t *testing.T) {
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		switch a.page {
 		case 1:
-			writeJSON(w, arrayOf([]string{"a", "b", "c"}))
+			writeJSON(w, testutil.ArrayOf([]string{"a", "b", "c"}))
 		case 2:
 			writeJSON(w, []byte(`[{"_id":"c","moved":true}]`))
 		default:
@@ -115,7 +117,7 @@ func TestRepeatedLastPageIsNotAdvancing(t *testing.T) {
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		page := min(a.page, 3)
 		parts := make([]string, 0, 10)
-		for _, id := range pageOf(ids, page, 10) {
+		for _, id := range testutil.PageOf(ids, page, 10) {
 			parts = append(parts, fmt.Sprintf(`{"_id":%q,"served":%d}`, id, n.Add(1)))
 		}
 		writeJSON(w, []byte("["+strings.Join(parts, ",")+"]"))
@@ -139,7 +141,7 @@ func TestRepeatedLastPageIsNotAdvancing(t *testing.T) {
 func TestServerIgnoringPageAndCount(t *testing.T) {
 	t.Parallel()
 	ids := syntheticIDs(1234)
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, arrayOf(ids[:50])) })
+	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) { writeJSON(w, testutil.ArrayOf(ids[:50])) })
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{})
 	if ms != nil {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"encoding/json"
 	"unicode/utf8"
 
@@ -34,7 +36,7 @@ func TestInFlightPagesAfterTheEndAreDiscarded(t *testing.T) {
 		mu.Unlock()
 		switch a.page {
 		case 1, 2, 3, 4:
-			writeJSON(w, arrayOf(pageOf(ids, a.page, 3)))
+			writeJSON(w, testutil.ArrayOf(testutil.PageOf(ids, a.page, 3)))
 		case 5:
 			// Answer page 5 only once page 8 has been asked for, so the
 			// pages after it are certainly in flight.
@@ -46,7 +48,7 @@ func TestInFlightPagesAfterTheEndAreDiscarded(t *testing.T) {
 					break
 				}
 			}
-			writeJSON(w, arrayOf(ids[12:]))
+			writeJSON(w, testutil.ArrayOf(ids[12:]))
 			once.Do(func() { close(release) })
 		case 6:
 			<-release
@@ -88,7 +90,7 @@ func TestMaxPagesCap(t *testing.T) {
 	for _, conc := range []int{1, 4} {
 		// Every page is full of new records: the read never ends by itself.
 		api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-			writeJSON(w, arrayOf([]string{fmt.Sprintf("p%d-1", a.page), fmt.Sprintf("p%d-2", a.page)}))
+			writeJSON(w, testutil.ArrayOf([]string{fmt.Sprintf("p%d-1", a.page), fmt.Sprintf("p%d-2", a.page)}))
 		})
 		c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxPages: 5, MaxConcurrency: conc})
 		ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 2}})

@@ -1,4 +1,4 @@
-// Package testutil holds small helpers the commands' tests share.
+// Package testutil holds small helpers that tests of several packages share.
 package testutil
 
 import (

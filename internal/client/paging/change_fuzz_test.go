@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
@@ -87,13 +89,13 @@ func (l *changingList) answer(page, size int) (int, []byte) {
 	}
 	l.requests++
 	l.asked[page]++
-	body := arrayOf(pageOf(l.ids, page, size))
+	body := testutil.ArrayOf(testutil.PageOf(l.ids, page, size))
 	if l.asked[page] == 1 && page%l.every == 0 {
 		switch l.lie {
 		case lieEmpty:
 			body = []byte("[]")
 		case lieCut:
-			body = arrayOf(pageOf(l.ids, page, size)[:min(1, len(pageOf(l.ids, page, size)))])
+			body = testutil.ArrayOf(testutil.PageOf(l.ids, page, size)[:min(1, len(testutil.PageOf(l.ids, page, size)))])
 		case lieNotJSON:
 			body = []byte("<html>maintenance</html>")
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
@@ -80,24 +79,6 @@ type discard struct{}
 
 func (discard) Debug(context.Context, string, map[string]any) {}
 func (discard) Warn(context.Context, string, map[string]any)  {}
-
-// arrayOf is a page of records with those ids.
-func arrayOf(ids []string) []byte {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprintf(`{"_id":%q,"email":"%s@example.com","status":100}`, id, id)
-	}
-	return []byte("[" + strings.Join(parts, ",") + "]")
-}
-
-// pageOf returns the ids of one page of a list, the way the API slices it.
-func pageOf(ids []string, page, size int) []string {
-	lo := (page - 1) * size
-	if page < 1 || lo >= len(ids) {
-		return nil
-	}
-	return ids[lo:min(lo+size, len(ids))]
-}
 
 // asks counts the asks of each page, for APIs whose first answer differs.
 type asks struct {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
@@ -29,7 +31,7 @@ func metadataPage(n, page, size int) []byte {
 	for i := range all {
 		all[i] = fmt.Sprintf("m%02d", i)
 	}
-	return fmt.Appendf(nil, `{"results":%s,"page":%d,"limit":%d,"totalPages":%d}`, arrayOf(pageOf(all, page, size)), page, size, (n+size-1)/size)
+	return fmt.Appendf(nil, `{"results":%s,"page":%d,"limit":%d,"totalPages":%d}`, testutil.ArrayOf(testutil.PageOf(all, page, size)), page, size, (n+size-1)/size)
 }
 
 // A full page whose first answer lied (empty) and was asked again is not a
