@@ -15,6 +15,10 @@
 // of Terraform and speaks of the API and of its own Config only: an error
 // whose fix is a setting names it as a value (a Setting), and the provider
 // words it with its attribute and environment variable names (Word).
+//
+// It may import apispec (the endpoints' facts), redact and its own four
+// packages; none of them imports it, so each can be read, and tested, on
+// its own.
 package client
 
 import (

@@ -21,8 +21,9 @@ type attempts struct {
 	mu      sync.Mutex
 	charged int    // retries charged against MaxRetries
 	mark    uint64 // the client's successes at the request's last refusal for the rate
-	// pausedFor is the wait the send stage set the client's pause to when
-	// the server last refused this request for the rate: its backoff.
+	// pausedFor is the wait the send stage set the client's pause to for
+	// the answer to this request's last attempt (0: that answer was no
+	// refusal for the rate): its backoff.
 	pausedFor time.Duration
 }
 
@@ -65,20 +66,20 @@ func (a *attempts) chargedRetries() int {
 	return a.charged
 }
 
-// paused notes the wait the client's pause was set to for this request's
-// refusal, and takes it back for the backoff.
+// paused notes the wait the client's pause was set to for the answer to
+// the last attempt, 0 for none: the send stage writes it, the backoff
+// reads it.
 func (a *attempts) paused(wait time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.pausedFor = wait
 }
 
-func (a *attempts) takePause() (time.Duration, bool) {
+// pause is the wait set for the last attempt's answer, if any.
+func (a *attempts) pause() (time.Duration, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	wait := a.pausedFor
-	a.pausedFor = 0
-	return wait, wait > 0
+	return a.pausedFor, a.pausedFor > 0
 }
 
 // fields adds the page request's endpoint and page to log fields: the URL

@@ -79,7 +79,7 @@ func (t *Transport) backoff(a *attempts, minWait, maxWait time.Duration, attempt
 	if resp == nil {
 		return exponentialJitter(minWait, maxWait, attempt)
 	}
-	if wait, ok := a.takePause(); ok {
+	if wait, ok := a.pause(); ok {
 		return wait
 	}
 	// A retry not charged is not a failure of this request.

@@ -48,6 +48,7 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 	ticket := t.window.send()
 	t.trace(a, TraceSent)
 	resp, err := s.base.RoundTrip(req)
+	a.paused(0)
 	if err != nil {
 		t.window.release()
 		return nil, err
