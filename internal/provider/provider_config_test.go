@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"net"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -36,7 +37,8 @@ data "joinit_memberships" "all" {}
 
 func TestAccProvider_missingToken(t *testing.T) {
 	_, url := startSandbox(t, sandbox.Options{Seed: 22})
-	t.Setenv(envAccessToken, "")
+	t.Setenv(envAccessToken, "") // restored after the test
+	os.Unsetenv(envAccessToken)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -49,6 +51,50 @@ data "joinit_groups" "g" {}
 			ExpectError: regexp.MustCompile(`(?s)Missing access token.*access_token.*JOINIT_ACCESS_TOKEN`),
 		}},
 	})
+}
+
+// A token variable that is set but empty (a CI secret never defined) says
+// so, rather than that the token is missing.
+func TestAccProvider_emptyTokenVariable(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 22})
+	t.Setenv(envAccessToken, "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      `provider "joinit" { base_url = "` + url + `" }` + "\n" + `data "joinit_groups" "g" {}`,
+			ExpectError: regexp.MustCompile(`(?s)Missing access token.*JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+is\s+set,\s+but\s+empty.*give\s+it\s+a\s+value,\s+or\s+set\s+access_token`),
+		}},
+	})
+}
+
+// A token or an organization id with white space or a control character
+// (a CI secret stored with a trailing newline) is refused, naming where it
+// came from; the organization id is shown quoted, so the newline shows,
+// and the token never is.
+func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 22})
+	const org = "5ddf0e00da4dd10500000000"
+	for _, tc := range []struct{ name, env, value, config, want string }{
+		{"organization id from the environment", envOrganization, org + "\n", providerBlock(url),
+			`(?s)Invalid organization_id.*the\s+JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+\("` + org + `\\n"\)\s+contains\s+white\s+space\s+or\s+control\s+characters.*trailing\s+newline`},
+		{"organization id attribute", "", "", strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \""+org+"\\t\"", 1),
+			`(?s)Invalid organization_id.*organization_id\s+\("` + org + `\\t"\)\s+contains\s+white\s+space`},
+		{"token from the environment", envAccessToken, sandbox.DefaultToken + "\r\n", `provider "joinit" { base_url = "` + url + `" }`,
+			`(?s)Invalid access_token.*the\s+JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+contains\s+white\s+space`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv(tc.env, tc.value)
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: providerFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.config + "\n" + `data "joinit_groups" "g" {}`,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
 }
 
 func TestAccProvider_missingBaseURL(t *testing.T) {

@@ -55,7 +55,7 @@ const (
 // providerSettings are the provider block's attributes, in the order the
 // README lists them (sorted by name).
 var providerSettings = []setting{
-	stringSetting(stringSpec{name: "access_token", env: envAccessToken, sensitive: true, concerns: client.SettingToken,
+	stringSetting(stringSpec{name: "access_token", env: envAccessToken, sensitive: true, exact: true, concerns: client.SettingToken,
 		desc:    "OAuth 2.0 access token, sent as `Authorization: Bearer <token>`. Never logged and never stored in state.",
 		missing: "Missing access token", missingDetail: "Tokens are issued through the API's OAuth 2.0 flow; see the provider documentation.",
 		use: func(v string, _ bool, c *configuration) *settingError { c.client.Token = v; return nil }}),
@@ -115,6 +115,12 @@ var providerSettings = []setting{
 // a word.
 func useOrganizationID(v string, fromEnv bool, c *configuration) *settingError {
 	if strings.TrimSpace(v) != "" {
+		if hasSpaceOrControl(v) {
+			// Compared exactly with every record's organization_id: a
+			// trailing newline would fail every read with two ids that
+			// print alike.
+			return exactValueError("organization_id", envOrganization, false, v, fromEnv)
+		}
 		c.client.OrganizationID = v
 		return nil
 	}

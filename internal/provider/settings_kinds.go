@@ -3,7 +3,9 @@ package provider
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -29,8 +31,34 @@ type stringSpec struct {
 	// neither the attribute nor the environment variable gives a value;
 	// missingDetail ends its detail.
 	missing, missingDetail string
+	// exact: the value is sent exactly, and white space or a control
+	// character in it is refused (exactValueError).
+	exact bool
 	// use takes the value; fromEnv says it came from env.
 	use func(v string, fromEnv bool, c *configuration) *settingError
+}
+
+// hasSpaceOrControl reports white space or a control character anywhere
+// in s: a value read from a file or a CI secret often ends in a newline.
+func hasSpaceOrControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+}
+
+// exactValueError refuses a value compared or sent exactly (a token, an
+// id) that holds white space or control characters, naming where it came
+// from. A secret's value is never shown; another's is, quoted, so the
+// character shows.
+func exactValueError(name, env string, sensitive bool, v string, fromEnv bool) *settingError {
+	where := name
+	if fromEnv {
+		where = "the " + env + " environment variable"
+	}
+	shown := ""
+	if !sensitive {
+		shown = fmt.Sprintf(" (%q)", v)
+	}
+	return &settingError{"Invalid " + name, fmt.Sprintf("%s%s contains white space or control characters: a trailing newline, as a value read from a file or a CI secret often has? "+
+		"Remove them: the value is used exactly as given.", where, shown)}
 }
 
 func stringSetting(sp stringSpec) setting {
@@ -57,11 +85,20 @@ func stringSetting(sp stringSpec) setting {
 			return nil // optional, and set nowhere
 		}
 		if sp.missing != "" && str == "" {
+			if fromEnv {
+				// Set, but empty: a CI secret that was never defined
+				// expands to "". Say so, rather than that it is missing.
+				return &settingError{sp.missing, fmt.Sprintf("The %s environment variable is set, but empty (a CI secret that was never defined expands to an empty value): give it a value, or set %s in the provider block. %s",
+					sp.env, sp.name, sp.missingDetail)}
+			}
 			where := sp.name + " in the provider block"
 			if sp.env != "" {
 				where += " or the " + sp.env + " environment variable"
 			}
 			return &settingError{sp.missing, "Set " + where + ". " + sp.missingDetail}
+		}
+		if sp.exact && hasSpaceOrControl(str) {
+			return exactValueError(sp.name, sp.env, sp.sensitive, str, fromEnv)
 		}
 		return sp.use(str, fromEnv, c)
 	}
