@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -66,21 +65,22 @@ type intSpec struct {
 	name, desc string
 	def        *int64 // the value when unset, written to state; nil leaves it null
 	min, max   int64  // bounds, when max > min
-	validators []validator.Int64
 }
 
 // intArg declares an optional whole number that parse puts in *field(state).
 func intArg[S any](sp intSpec, field func(*S) **int64) attr {
-	desc, validators := sp.desc, sp.validators
+	desc := sp.desc
 	if sp.max > sp.min {
 		desc += fmt.Sprintf(" From %d to %d.", sp.min, sp.max)
-		validators = append([]validator.Int64{int64validator.Between(sp.min, sp.max)}, validators...)
 	}
 	if sp.def != nil {
 		desc += fmt.Sprintf(" Default %d.", *sp.def)
 	}
+	// A Terraform number the provider checks (wholeNumber), not the
+	// framework's Int64, which blames the provider for a fraction.
 	a := asArg(num(sp.name, "", func(s *S) *int64 { return *field(s) }),
-		schema.Int64Attribute{Optional: true, Computed: sp.def != nil, Description: desc, Validators: validators})
+		schema.NumberAttribute{Optional: true, Computed: sp.def != nil, Description: desc,
+			Validators: []validator.Number{wholeNumber{min: sp.min, max: sp.max}}})
 	a.parse = func(args arguments, state any) error {
 		n, err := args.int64Value(sp)
 		*field(parentAs[S](state)) = n
@@ -101,12 +101,9 @@ func (a arguments) int64Value(sp intSpec) (*int64, error) {
 	if err := v.As(&f); err != nil {
 		return nil, &argError{sp.name, err.Error()}
 	}
-	n, acc := f.Int64()
-	if acc != big.Exact {
-		return nil, &argError{sp.name, fmt.Sprintf("%s is not a whole number", f.Text('g', -1))}
-	}
-	if sp.max > sp.min && (n < sp.min || n > sp.max) {
-		return nil, &argError{sp.name, fmt.Sprintf("must be between %d and %d, got %d", sp.min, sp.max, n)}
+	n, err := checkWholeNumber(sp.name, &f, sp.min, sp.max)
+	if err != nil {
+		return nil, &argError{sp.name, err.Error()}
 	}
 	return &n, nil
 }
@@ -133,6 +130,26 @@ func (a arguments) boolValue(name string, def bool) (*bool, error) {
 		return nil, &argError{name, err.Error()}
 	}
 	return &b, nil
+}
+
+// optBoolArg declares an optional bool without a default: null in state,
+// and nil in *field(state), when unset.
+func optBoolArg[S any](name, desc string, field func(*S) **bool) attr {
+	a := asArg(boolean(name, "", func(s *S) *bool { return *field(s) }),
+		schema.BoolAttribute{Optional: true, Description: desc})
+	a.parse = func(args arguments, state any) error {
+		v, ok, err := args.set(name)
+		if err != nil || !ok {
+			return err
+		}
+		var b bool
+		if err := v.As(&b); err != nil {
+			return &argError{name, err.Error()}
+		}
+		*field(parentAs[S](state)) = &b
+		return nil
+	}
+	return a
 }
 
 // stringsValue is a list or set of strings as configured; set is false

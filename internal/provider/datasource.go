@@ -188,6 +188,6 @@ func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadReque
 		}
 		return
 	}
-	addFrameworkWarnings(&resp.Diagnostics, warningsOf(state), f.data.strict())
+	addFrameworkWarnings(&resp.Diagnostics, warningsOf(state), strictFor(state, f.data.strict()))
 	resp.State.Raw = referenceValue(f.def.attrs, state)
 }

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
@@ -17,6 +15,7 @@ type membershipsState struct {
 	common
 	Status         *int64
 	IncludeRecords *bool
+	StrictFilters  *bool
 	types, names   stringsValue
 	records        []client.Membership
 	ids            []*string
@@ -36,7 +35,7 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	rawJSON: true,
 	fields:  &membershipFields,
 	attrs: []attr{
-		intArg(intSpec{name: "status", validators: []validator.Int64{knownStatusCode{}},
+		intArg(intSpec{name: "status",
 			desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
 				". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
 			func(s *membershipsState) **int64 { return &s.Status }),
@@ -51,12 +50,20 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 		recordsAttr("membership", func(s *membershipsState) ([]attr, []client.Membership) { return s.fields.chosen, s.records }),
 		membershipTypesArg(),
 		membershipNamesArg(),
+		optBoolArg("strict_filters", "Whether a filter that keeps nothing it was meant to fails this read (true) or warns (false): "+
+			"a `membership_names` or `membership_types` value no membership read has, a `status` code the API does not document. "+
+			"Unset, the provider's `strict_filters` decides. Set it to false on a data source whose filter may rightly match nothing at times "+
+			"(a `for_each` over membership types, one of which can empty), and keep the provider strict for the rest.",
+			func(s *membershipsState) **bool { return &s.StrictFilters }),
 		strList("ids", "Membership ids in API order (set by both full and lean reads).",
 			func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
 		strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
 			func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
 	},
 })
+
+// strictFilters is this data source's strict_filters, nil when unset.
+func (s *membershipsState) strictFilters() *bool { return s.StrictFilters }
 
 // checkMembershipArguments refuses fields with include_records = false,
 // for a read whose values were unknown when the validators ran.

@@ -214,7 +214,7 @@ output "names" {
 
 var _ = registerDataSourceTest(dsTest{
 	def: membershipsDef, edge: edgeMemberships,
-	nullUnlessSet: []string{"membership_types", "membership_names"},
+	nullUnlessSet: []string{"membership_types", "membership_names", "strict_filters"},
 	everyAttribute: func(t *testing.T, recs [][]byte, sb *sandbox.Server) []attrCase {
 		ids, emails := wantIDsAndEmails(t, recs)
 		cases := []attrCase{

@@ -154,9 +154,10 @@ func (f stringFilter) unmatched(seen map[string]bool, read int, present func() [
 		if values == nil {
 			values = f.scope.cleaned(present())
 		}
+		detail := noMatchDetail(*v, f.field, values, read, f.scope.of())
 		warns = append(warns, readWarning{attr: f.attr, filter: true,
 			summary: fmt.Sprintf("%s value %q matches no membership", f.attr, *v),
-			detail:  noMatchDetail(*v, f.field, values, read, f.scope.of())})
+			detail:  detail, strictDetail: detail})
 	}
 	return warns
 }

@@ -156,7 +156,7 @@ func settingKind(a schema.Attribute) string {
 	switch a.(type) {
 	case schema.StringAttribute:
 		return "string"
-	case schema.Int64Attribute:
+	case schema.NumberAttribute:
 		return "number"
 	case schema.BoolAttribute:
 		return "bool"

@@ -116,7 +116,7 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	}
 	releaseMemoryAroundLargeState(size)
 	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded},
-		Diagnostics: protocolWarnings(warningsOf(state), s.provider.data().strict())}, nil
+		Diagnostics: protocolWarnings(warningsOf(state), strictFor(state, s.provider.data().strict()))}, nil
 }
 
 // largeState is the encoded size past which releaseMemoryAroundLargeState runs.

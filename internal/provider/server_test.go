@@ -58,7 +58,7 @@ func TestSchemaHasNoCustomTypes(t *testing.T) {
 // plainType returns "" for the framework's own types, all the way down.
 func plainType(typ fwattr.Type) string {
 	switch typ := typ.(type) {
-	case basetypes.StringType, basetypes.Int64Type, basetypes.BoolType, basetypes.DynamicType:
+	case basetypes.StringType, basetypes.Int64Type, basetypes.NumberType, basetypes.BoolType, basetypes.DynamicType:
 		return ""
 	case basetypes.ListType:
 		return plainType(typ.ElemType)

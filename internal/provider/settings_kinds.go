@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -114,9 +113,9 @@ type intSettingSpec struct {
 }
 
 func intSetting(sp intSettingSpec) setting {
-	s := setting{name: sp.name, concerns: sp.concerns, attribute: schema.Int64Attribute{Optional: true,
+	s := setting{name: sp.name, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
 		Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d.", sp.def, sp.min, sp.max),
-		Validators:  []validator.Int64{int64validator.Between(sp.min, sp.max)}}}
+		Validators:  []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
 		// The data-source arguments' parse, with its bounds check.
 		n, err := argumentOf(sp.name, v).int64Value(intSpec{name: sp.name, def: &sp.def, min: sp.min, max: sp.max})

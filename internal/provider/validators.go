@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,30 +71,59 @@ func (durationValidator) ValidateString(_ context.Context, req validator.StringR
 	}
 }
 
-// knownStatusCode warns of a status filter that is not a documented code.
-// It is a warning, not an error: the documentation says other codes may
-// appear. But `status = 10` meant as 100 reads no one, and in an SSO sync
-// an empty list revokes everyone's access.
-type knownStatusCode struct{}
+// wholeNumber accepts a whole number, within bounds when max > min. The
+// whole-number arguments and settings are Terraform numbers the provider
+// checks itself: declared as the framework's Int64, a fraction would fail
+// in the framework's own conversion, with a message that blames the
+// provider ("Value 2.5 is not an integer ... an error in the provider").
+type wholeNumber struct{ min, max int64 }
 
-func (knownStatusCode) Description(context.Context) string {
-	return "warns when not a documented status code (" + knownStatusCodes() + ")"
+func (v wholeNumber) Description(context.Context) string {
+	if v.max > v.min {
+		return fmt.Sprintf("must be a whole number from %d to %d", v.min, v.max)
+	}
+	return "must be a whole number"
 }
 
-func (v knownStatusCode) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v wholeNumber) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (knownStatusCode) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+func (v wholeNumber) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if w := unknownStatusWarnings(ptr(req.ConfigValue.ValueInt64())); w != nil {
-		resp.Diagnostics.AddAttributeWarning(req.Path, w[0].summary, w[0].detail)
+	if _, err := checkWholeNumber(req.Path.String(), req.ConfigValue.ValueBigFloat(), v.min, v.max); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error())
 	}
 }
 
+// checkWholeNumber is f as an int64, or why it is not one the argument
+// takes: validation and the parse of a read say the same.
+func checkWholeNumber(name string, f *big.Float, lo, hi int64) (int64, error) {
+	n, acc := f.Int64()
+	if acc != big.Exact {
+		if f.IsInt() {
+			return 0, fmt.Errorf("%s is %s, too large: it must be between %d and %d", name, f.Text('g', -1), lo, hi)
+		}
+		return 0, fmt.Errorf("%s is %s, not a whole number: write it without a fraction, such as %s", name, f.Text('g', -1), wholeExample(f, lo, hi))
+	}
+	if hi > lo && (n < lo || n > hi) {
+		return 0, fmt.Errorf("%s must be between %d and %d, got: %d", name, lo, hi, n)
+	}
+	return n, nil
+}
+
+// wholeExample is a whole number near f that the bounds allow.
+func wholeExample(f *big.Float, lo, hi int64) string {
+	n, _ := new(big.Float).SetMode(big.ToZero).SetPrec(64).Set(f).Int64()
+	if hi > lo {
+		n = min(max(n, lo), hi)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
 // unknownStatusWarnings warns of a status filter that is not a documented
-// code: at validation (knownStatusCode), and after the read as an error
-// with strict_filters (a validator cannot see the provider's settings).
+// code, once, after the read (a validator would warn at every validation
+// Terraform makes, and cannot see strict_filters).
 func unknownStatusWarnings(status *int64) []readWarning {
 	if status == nil {
 		return nil
@@ -100,10 +131,11 @@ func unknownStatusWarnings(status *int64) []readWarning {
 	if _, known := statusNames[*status]; known {
 		return nil
 	}
-	return []readWarning{{attr: "status", filter: true, strictOnly: true, summary: "Unknown membership status code",
+	return []readWarning{{attr: "status", filter: true, summary: "Unknown membership status code",
 		detail: fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s. "+
-			"The read is made with %d all the same, since new codes may appear; if you meant one of the known codes, "+
-			"correct it: a status no membership has reads an empty list.", *status, knownStatusCodes(), *status)}}
+			"The read was made with %d all the same, since new codes may appear; if you meant one of the known codes, "+
+			"correct it: a status no membership has reads an empty list.", *status, knownStatusCodes(), *status),
+		strictDetail: fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s.", *status, knownStatusCodes())}}
 }
 
 // parseTimeout reads a positive duration, as every duration of the

@@ -27,22 +27,35 @@ type readWarning struct {
 	// no record has, a status code the API does not document): with
 	// strict_filters it is an error, for CI, where warnings scroll by.
 	filter bool
-	// strictOnly is said only with strict_filters: without it, the
-	// schema's validation warns of it already.
-	strictOnly bool
+	// strictDetail, for a filter, is the detail of the error strict_filters
+	// makes of it: the warning's detail says the read went on, which the
+	// error must not.
+	strictDetail string
 }
 
-// severity is how w is reported: an error for a filter with
-// strict_filters, else a warning; shown reports false for a strictOnly
-// warning without strict_filters.
-func (w readWarning) severity(strict bool) (sev tfprotov6.DiagnosticSeverity, shown bool) {
-	switch {
-	case w.strictOnly && !strict:
-		return 0, false
-	case w.filter && strict:
-		return tfprotov6.DiagnosticSeverityError, true
+// strictAdvice ends every error strict_filters makes of a filter.
+const strictAdvice = " strict_filters is on, so the read failed rather than return a list without them. " +
+	"Correct the value; or, where a value may rightly match nothing at times (a membership type that can empty), " +
+	"set strict_filters = false on this data source."
+
+// text is w's summary and detail, and whether it is an error: a filter's
+// is with strict_filters.
+func (w readWarning) text(strict bool) (summary, detail string, isError bool) {
+	if !w.filter || !strict {
+		return w.summary, w.detail, false
 	}
-	return tfprotov6.DiagnosticSeverityWarning, true
+	return w.summary, w.strictDetail + strictAdvice, true
+}
+
+// strictFor is whether a read's filter warnings are errors: the data
+// source's strict_filters when it has one set, else the provider's.
+func strictFor(state any, provider bool) bool {
+	if s, ok := state.(interface{ strictFilters() *bool }); ok {
+		if v := s.strictFilters(); v != nil {
+			return *v
+		}
+	}
+	return provider
 }
 
 // warnedState is a state that carries warnings of its read.
@@ -60,13 +73,15 @@ func warningsOf(state any) []readWarning {
 func protocolWarnings(warns []readWarning, strict bool) []*tfprotov6.Diagnostic {
 	var out []*tfprotov6.Diagnostic
 	for _, w := range warns {
-		if sev, shown := w.severity(strict); shown {
-			d := &tfprotov6.Diagnostic{Severity: sev, Summary: w.summary, Detail: w.detail}
-			if w.attr != "" {
-				d.Attribute = tftypes.NewAttributePath().WithAttributeName(w.attr)
-			}
-			out = append(out, d)
+		summary, detail, isError := w.text(strict)
+		d := &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityWarning, Summary: summary, Detail: detail}
+		if isError {
+			d.Severity = tfprotov6.DiagnosticSeverityError
 		}
+		if w.attr != "" {
+			d.Attribute = tftypes.NewAttributePath().WithAttributeName(w.attr)
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -74,14 +89,13 @@ func protocolWarnings(warns []readWarning, strict bool) []*tfprotov6.Diagnostic 
 // addFrameworkWarnings adds the warnings as the framework's Read returns them.
 func addFrameworkWarnings(diags *diag.Diagnostics, warns []readWarning, strict bool) {
 	for _, w := range warns {
-		switch sev, shown := w.severity(strict); {
-		case !shown:
-		case sev == tfprotov6.DiagnosticSeverityError:
-			diags.AddAttributeError(path.Root(w.attr), w.summary, w.detail)
+		switch summary, detail, isError := w.text(strict); {
+		case isError:
+			diags.AddAttributeError(path.Root(w.attr), summary, detail)
 		case w.attr == "":
-			diags.AddWarning(w.summary, w.detail)
+			diags.AddWarning(summary, detail)
 		default:
-			diags.AddAttributeWarning(path.Root(w.attr), w.summary, w.detail)
+			diags.AddAttributeWarning(path.Root(w.attr), summary, detail)
 		}
 	}
 }

@@ -125,13 +125,12 @@ func TestFilterValuesThatMatchNothingWarn(t *testing.T) {
 	}
 }
 
-// A status that is not a documented code warns at validation, listing the
-// known codes; a known one does not. Validation is the framework's, shared
-// by both read paths.
 // With strict_filters, a filter value that matches nothing and a status
-// code the API does not document are errors, on both read paths alike;
-// without it, the read of an unknown status says nothing (its validation
-// warned already).
+// code the API does not document are errors, on both read paths alike,
+// saying the read failed and naming strict_filters; without it, warnings
+// saying the read went on, each once (validation, which Terraform runs
+// more than once a plan, says nothing of them). A data source's own
+// strict_filters overrides the provider's either way.
 func TestStrictFiltersMakeThemErrors(t *testing.T) {
 	t.Parallel()
 	_, url := startSandbox(t, sandbox.Options{Seed: 51, Memberships: 60})
@@ -149,7 +148,11 @@ func TestStrictFiltersMakeThemErrors(t *testing.T) {
 		{"unknown status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, tfprotov6.DiagnosticSeverityError, "status"},
 		{"known status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 100)}, 0, ""},
 		{"not strict: a warning", nil, map[string]tftypes.Value{"membership_names": stringSet("Studnet")}, tfprotov6.DiagnosticSeverityWarning, "membership_names"},
-		{"not strict: unknown status said at validation only", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, 0, ""},
+		{"not strict: unknown status warns once", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, tfprotov6.DiagnosticSeverityWarning, "status"},
+		{"the data source lenient under a strict provider", strict, map[string]tftypes.Value{"membership_names": stringSet("Studnet"), "strict_filters": tftypes.NewValue(tftypes.Bool, false)},
+			tfprotov6.DiagnosticSeverityWarning, "membership_names"},
+		{"the data source strict under a lenient provider", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10), "strict_filters": tftypes.NewValue(tftypes.Bool, true)},
+			tfprotov6.DiagnosticSeverityError, "status"},
 	}
 	for _, tc := range cases {
 		fast, framework := readOnBothPathsWith(t, url, tc.settings, tc.args)
@@ -165,18 +168,31 @@ func TestStrictFiltersMakeThemErrors(t *testing.T) {
 		if len(fast.Diagnostics) != 1 || fast.Diagnostics[0].Severity != tc.want ||
 			!fast.Diagnostics[0].Attribute.Equal(tftypes.NewAttributePath().WithAttributeName(tc.attr)) {
 			t.Errorf("%s: %v, want one of severity %v on %s", tc.name, fast.Diagnostics, tc.want, tc.attr)
+			continue
+		}
+		detail := fast.Diagnostics[0].Detail
+		failed := strings.Contains(detail, "strict_filters is on, so the read failed") && strings.Contains(detail, "set strict_filters = false on this data source")
+		wentOn := strings.Contains(detail, "all the same") || strings.Contains(detail, "keeps none")
+		if tc.want == tfprotov6.DiagnosticSeverityError && (!failed || strings.Contains(detail, "all the same")) {
+			t.Errorf("%s: the error does not say the read failed under strict_filters, or says it was made: %s", tc.name, detail)
+		}
+		if tc.want == tfprotov6.DiagnosticSeverityWarning && (failed || !wentOn) {
+			t.Errorf("%s: the warning does not say what the read did: %s", tc.name, detail)
 		}
 	}
 }
 
-func TestUnknownStatusWarns(t *testing.T) {
+// Validation refuses a status that is not a whole number with the
+// provider's message, and says nothing of a code the API does not
+// document: the read warns of it, once (TestStrictFiltersMakeThemErrors).
+func TestStatusValidation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := NewServer(context.Background(), "test")()
 	for _, tc := range []struct {
-		status int64
-		warn   bool
-	}{{10, true}, {999, true}, {100, false}, {350, false}} {
+		status float64
+		fails  bool
+	}{{10, false}, {999, false}, {100, false}, {350, false}, {100.5, true}} {
 		vals := map[string]tftypes.Value{}
 		if err := emptyConfig(membershipsDef).As(&vals); err != nil {
 			t.Fatal(err)
@@ -190,20 +206,20 @@ func TestUnknownStatusWarns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !tc.warn {
+		if !tc.fails {
 			if len(resp.Diagnostics) != 0 {
-				t.Errorf("status = %d: %v, want no diagnostics", tc.status, resp.Diagnostics)
+				t.Errorf("status = %v: %v, want no diagnostics", tc.status, resp.Diagnostics)
 			}
 			continue
 		}
 		if len(resp.Diagnostics) != 1 {
-			t.Fatalf("status = %d: %v, want one warning", tc.status, resp.Diagnostics)
+			t.Fatalf("status = %v: %v, want one error", tc.status, resp.Diagnostics)
 		}
 		d := resp.Diagnostics[0]
-		want := "The known codes are 50 prospective, 75 pending, 100 active, 300 expired, 350 cancelled."
-		if d.Severity != tfprotov6.DiagnosticSeverityWarning || !strings.Contains(d.Detail, want) ||
+		want := "status is 100.5, not a whole number: write it without a fraction, such as 100"
+		if d.Severity != tfprotov6.DiagnosticSeverityError || !strings.Contains(d.Detail, want) || strings.Contains(d.Detail, "provider developer") ||
 			!d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("status")) {
-			t.Errorf("status = %d: %v %q on %v, want a warning on status saying %q", tc.status, d.Severity, d.Detail, d.Attribute, want)
+			t.Errorf("status = %v: %v %q on %v, want an error on status saying %q", tc.status, d.Severity, d.Detail, d.Attribute, want)
 		}
 	}
 }

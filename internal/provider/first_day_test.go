@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// A fraction in a whole-number argument or setting gets the provider's
+// message, naming the attribute, never the framework's "an error in the
+// provider ... Value 2.5 is not an integer".
+func TestAccFirstDay_fractionsInWholeNumbers(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 3})
+	withSetting := func(setting string) string {
+		return strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  "+setting, 1)
+	}
+	steps := []resource.TestStep{}
+	for _, tc := range []struct{ config, want string }{
+		{providerBlock(url) + `data "joinit_memberships" "m" { page_size = 2.5 }`, `page_size is 2.5, not a whole number: write it without a fraction, such as 2`},
+		{providerBlock(url) + `data "joinit_memberships" "m" { status = 100.5 }`, `status is 100.5, not a whole number: write it without a fraction, such as 100`},
+		{withSetting(`max_concurrent_requests = 2.5`) + `data "joinit_groups" "g" {}`, `max_concurrent_requests is 2.5, not a whole number`},
+		{withSetting(`max_retries = 1.5`) + `data "joinit_groups" "g" {}`, `max_retries is 1.5, not a whole number`},
+		{providerBlock(url) + `data "joinit_groups" "g" { page_size = 1e30 }`, `page_size is 1e\+30, too large: it must be between 1 and 1000`},
+	} {
+		steps = append(steps, resource.TestStep{Config: tc.config, ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta("Invalid ") + `.*` + tc.want)})
+	}
+	// And whole numbers are taken as before.
+	steps = append(steps, resource.TestStep{
+		Config: withSetting(`max_retries = 2`) + `data "joinit_memberships" "m" {
+  page_size = 2
+  status    = 100
+}`,
+	})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: providerFactories, Steps: steps})
+}
+
+// A status the API does not document warns once per plan, not once per
+// validation Terraform makes ("and one more similar warning elsewhere"),
+// and says the read was made; under strict_filters it is one error that
+// names the setting and says the read failed, with no warning beside it.
+func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 3})
+	for _, tc := range []struct {
+		name, args string
+		fails      bool
+		want       []string
+	}{
+		{"warning", `status = 10`, false, []string{"Warning: Unknown membership status code", "The read was made with 10 all the same"}},
+		{"strict", "status = 10\n  strict_filters = true", true, []string{"Error: Unknown membership status code", "strict_filters is on, so the read failed", "set strict_filters = false on this data source"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
+  required_providers {
+    joinit = { source = "joinit-community/joinit" }
+  }
+}
+`+providerBlock(url)+"data \"joinit_memberships\" \"m\" {\n  "+tc.args+"\n}\n")
+			tf := newCLITerraform(t, dir, nil) // dev_overrides: no init
+			_, err := tf.Plan(context.Background())
+			out := strings.Join(strings.Fields(tf.output()), " ")
+			if (err != nil) != tc.fails {
+				t.Fatalf("plan error %v, want failure %v:\n%s", err, tc.fails, out)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("the plan's output lacks %q:\n%s", want, out)
+				}
+			}
+			if n := strings.Count(out, "Unknown membership status code"); n != 1 || strings.Contains(out, "similar warning") {
+				t.Errorf("said %d times (or folded as similar), want once:\n%s", n, out)
+			}
+			if tc.fails && strings.Contains(out, "all the same") {
+				t.Errorf("the strict error says the read was made:\n%s", out)
+			}
+		})
+	}
+}
