@@ -105,7 +105,8 @@ var providerSettings = []setting{
 		func(d time.Duration, c *configuration) { c.client.Timeout = d }),
 	boolSetting("strict_filters", false,
 		"When true, a filter that keeps nothing it was meant to is an error, not a warning: a `membership_names` or `membership_types` value "+
-			"no membership read has, and a `status` code the API does not document. For CI, where warnings scroll by and a typo would plan an empty list.",
+			"no membership read has, and a `status` code the API does not document. For CI, where warnings scroll by and a typo would plan an empty list. "+
+			"A data source's own `strict_filters` overrides it for that data source.",
 		func(b bool, c *configuration) { c.strict = b }),
 }
 

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -185,25 +188,24 @@ func boolSetting(name string, def bool, desc string, use func(bool, *configurati
 // endpointPathsSetting declares endpoint_paths: one attribute per endpoint
 // of apispec's table, each validated by the client's own rule.
 func endpointPathsSetting() setting {
-	attrs := map[string]schema.Attribute{}
-	var shown, assumed []string
+	var shown, assumed, defaults []string
 	for _, e := range apispec.Endpoints {
-		attrs[e.Name] = schema.StringAttribute{
-			Optional:    true,
-			Description: "Path of the " + e.Name + " endpoint, relative to `base_url`. Default `" + e.DefaultPath + "`.",
-			Validators:  []validator.String{endpointPathValidator{endpoint: e.Name}},
-		}
+		defaults = append(defaults, fmt.Sprintf("`%s` (default `%s`)", e.Name, e.DefaultPath))
 		if e.Shown {
 			shown = append(shown, e.Name)
 		} else {
 			assumed = append(assumed, e.Name)
 		}
 	}
-	s := setting{name: "endpoint_paths", concerns: client.SettingPath(""), attribute: schema.SingleNestedAttribute{
-		Optional: true,
-		Description: "Overrides of the endpoint paths. The API specification shows the full paths of " + andList(shown) +
-			" only; the " + andList(assumed) + " defaults are an assumption.",
-		Attributes: attrs,
+	// A map, not an object: Terraform converts an object literal to an
+	// object type by dropping the attributes the type lacks, so a typo
+	// ({ group = "/x" }) would never reach the provider.
+	s := setting{name: "endpoint_paths", concerns: client.SettingPath(""), attribute: schema.MapAttribute{
+		Optional: true, ElementType: types.StringType,
+		Description: "Overrides of the endpoint paths, relative to `base_url`, by endpoint: " + andList(defaults) +
+			". The API specification shows the full paths of " + andList(shown) + " only; the " + andList(assumed) +
+			" defaults are an assumption. A key that names no endpoint is refused.",
+		Validators: []validator.Map{endpointPathsValidator{}},
 	}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
 		var paths map[string]tftypes.Value
@@ -211,7 +213,11 @@ func endpointPathsSetting() setting {
 			return &settingError{"Invalid endpoint_paths", err.Error()}
 		}
 		c.client.Paths = client.Paths{}
-		for name, p := range paths { // none when null
+		for _, name := range slices.Sorted(maps.Keys(paths)) { // none when null
+			if detail := unknownEndpointKey(name); detail != "" {
+				return &settingError{"Invalid endpoint_paths key", detail}
+			}
+			p := paths[name]
 			if p.IsNull() {
 				continue
 			}
@@ -224,4 +230,13 @@ func endpointPathsSetting() setting {
 		return nil
 	}
 	return s
+}
+
+// unknownEndpointKey says why name is not a key of endpoint_paths, naming
+// the endpoints and the nearest; "" for an endpoint's name.
+func unknownEndpointKey(name string) string {
+	if slices.Contains(apispec.Names(), name) {
+		return ""
+	}
+	return fmt.Sprintf("endpoint_paths has no endpoint %q: the endpoints are %s.%s", name, quotedList(apispec.Names(), "and"), didYouMean(name, apispec.Names()))
 }

@@ -3,13 +3,18 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
@@ -32,24 +37,35 @@ func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRe
 	}
 }
 
-// endpointPathValidator applies the client's own rule for an endpoint
-// path, so the plan-time and run-time checks cannot disagree.
-type endpointPathValidator struct{ endpoint string }
+// endpointPathsValidator refuses a key of endpoint_paths that names no
+// endpoint, with the nearest, and applies the client's rule to each path.
+type endpointPathsValidator struct{}
 
-func (endpointPathValidator) Description(context.Context) string {
-	return "must be a path starting with /, without a query, a fragment or a scheme and host"
+func (endpointPathsValidator) Description(context.Context) string {
+	return "keys must name endpoints (" + strings.Join(apispec.Names(), ", ") + "); paths must start with /, without a query, a fragment or a scheme and host"
 }
 
-func (v endpointPathValidator) MarkdownDescription(ctx context.Context) string {
+func (v endpointPathsValidator) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
 }
 
-func (v endpointPathValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (endpointPathsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := client.ValidatePath(v.endpoint, req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), message(err))
+	elems := req.ConfigValue.Elements()
+	for _, name := range slices.Sorted(maps.Keys(elems)) {
+		if detail := unknownEndpointKey(name); detail != "" {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid endpoint_paths key", detail)
+			continue
+		}
+		p, ok := elems[name].(types.String)
+		if !ok || p.IsNull() || p.IsUnknown() {
+			continue
+		}
+		if err := client.ValidatePath(name, p.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid endpoint_paths."+name, message(err))
+		}
 	}
 }
 
