@@ -130,6 +130,12 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, errors.New("the base URL is empty")
 	}
+	if !strings.Contains(raw, "://") {
+		// "127.0.0.1:8080" would otherwise fail url.Parse with words of
+		// its own ("first path segment in URL cannot contain colon"), and
+		// "api.example.com" parse as a bare path: the scheme is missing.
+		return nil, errors.New("the base URL must be absolute, like https://api.example.com: it has no scheme")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("the base URL is not a valid URL: %s", describeURLError(err))

@@ -39,6 +39,8 @@ func TestParseBaseURL(t *testing.T) {
 		{"", "empty"},
 		{"   ", "empty"},
 		{"api.example.com", "absolute"},
+		{"127.0.0.1:8080", "must be absolute, like https://api.example.com"},
+		{"localhost:8080/api", "must be absolute, like https://api.example.com"},
 		{"/api/v1", "absolute"},
 		{"http://api.example.com", "only https"},
 		{"http://10.0.0.1:8080", "only https"},

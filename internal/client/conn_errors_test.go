@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // When retries run out on a connection that is refused, the error says how
@@ -56,13 +57,18 @@ func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(srv.Close)
 	base := strings.Replace(srv.URL, "http://", "https://", 1)
-	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
+	// Retries allowed: none is made, since none could succeed.
+	c := newClient(t, Config{BaseURL: base, MaxRetries: 5, RetryWaitMin: time.Second, RetryWaitMax: time.Second})
+	start := time.Now()
 	_, err := c.Groups(context.Background(), ListOptions{})
 	requirePageError(t, err, "groups", 1)
 	for _, want := range []string{"plain HTTP", "check Config.BaseURL, now " + base} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("message %q lacks %q", err, want)
 		}
+	}
+	if strings.Contains(err.Error(), "attempts") || time.Since(start) > 500*time.Millisecond {
+		t.Fatalf("an https base URL answered in plain HTTP was retried (%v): %v", time.Since(start), err)
 	}
 }
 

@@ -82,3 +82,18 @@ func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
 		})
 	}
 }
+
+// A base URL without its scheme (JOINIT_BASE_URL=127.0.0.1:8080) is told
+// it must be absolute, like api.example.com is, not url.Parse's "first
+// path segment in URL cannot contain colon".
+func TestAccFirstDay_baseURLWithoutScheme(t *testing.T) {
+	t.Setenv(envBaseURL, "127.0.0.1:8080")
+	t.Setenv(envAccessToken, sandbox.DefaultToken)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      `data "joinit_groups" "g" {}`,
+			ExpectError: regexp.MustCompile(`(?s)Invalid base URL.*JOINIT_BASE_URL:\s+the\s+base\s+URL\s+must\s+be\s+absolute,\s+like\s+https://api.example.com:\s+it\s+has\s+no\s+scheme`),
+		}},
+	})
+}

@@ -55,9 +55,7 @@ func connectionProblem(err error) string {
 		return "the host name does not resolve"
 	case isTLSError(err):
 		return "the TLS handshake failed (is it an https address that serves TLS, with a certificate this machine trusts?)"
-	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
-		// net/http's own words for a TLS handshake answered in plain HTTP;
-		// it returns them as a bare string.
+	case isPlainHTTPAnswer(err):
 		return "the server answered in plain HTTP: the address is not an https one"
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return "no connection could be made to that address"
@@ -81,6 +79,13 @@ func isCertificateError(err error) bool {
 	var host x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
+}
+
+// isPlainHTTPAnswer reports an https request answered in plain HTTP: the
+// address is not an https one, and no retry changes that. net/http says so
+// in words only, as a bare string.
+func isPlainHTTPAnswer(err error) bool {
+	return strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
 // isHostNotFound reports a host name the resolver says does not exist (no

@@ -38,7 +38,7 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 		switch {
 		case errors.As(err, &redirect), errors.As(err, &tooLarge),
 			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled),
-			isCertificateError(err), isHostNotFound(err),
+			isCertificateError(err), isHostNotFound(err), isPlainHTTPAnswer(err),
 			// A page that names another page than was asked for is a
 			// server that does not advance, not a passing fault.
 			errors.Is(err, failure.ErrNotAdvancing):
