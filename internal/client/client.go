@@ -22,6 +22,7 @@
 package client
 
 import (
+	"crypto/x509"
 	"errors"
 	"net/url"
 	"strings"
@@ -69,18 +70,38 @@ func New(cfg Config) (*Client, error) {
 			return nil, err
 		}
 	}
+	roots, err := rootCAs(cfg.CACertPEM)
+	if err != nil {
+		return nil, err
+	}
 	return &Client{
 		cfg: cfg, base: base,
 		transport: transport.New(transport.Config{
 			Base: base, Token: cfg.Token, UserAgent: cfg.UserAgent, Timeout: cfg.Timeout,
 			MaxRetries: cfg.MaxRetries, MaxConcurrency: cfg.MaxConcurrency, MaxBodyBytes: cfg.MaxBodyBytes,
 			RetryWaitMin: cfg.RetryWaitMin, RetryWaitMax: cfg.RetryWaitMax, MaxRetryWait: cfg.MaxRetryWait,
-			Logger: cfg.Logger, Trace: cfg.Trace, Network: cfg.network,
+			Logger: cfg.Logger, Trace: cfg.Trace, Network: cfg.network, RootCAs: roots,
 		}),
 		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswerBook(),
 		decoders: paging.NewDecodeGate(),
 		paths:    newPathChoice(cfg.Paths, alternates),
 	}, nil
+}
+
+// rootCAs is the system's certificate pool with the PEM certificates
+// added; nil (the system's alone) when there are none.
+func rootCAs(pem []byte) (*x509.CertPool, error) {
+	if len(pem) == 0 {
+		return nil, nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, errors.New("the CA certificates hold no PEM certificate (a file of \"-----BEGIN CERTIFICATE-----\" blocks)")
+	}
+	return pool, nil
 }
 
 // The names the provider and the commands use, from the packages that
@@ -114,6 +135,7 @@ var (
 	SettingMaxRetries     = failure.SettingMaxRetries
 	SettingMaxRetryWait   = failure.SettingMaxRetryWait
 	SettingTimeout        = failure.SettingTimeout
+	SettingCACerts        = failure.SettingCACerts
 
 	ErrNotAdvancing        = failure.ErrNotAdvancing
 	ErrInconsistentAnswers = failure.ErrInconsistentAnswers

@@ -60,6 +60,10 @@ type Config struct {
 	// (trace.go): joinit-bench draws a read's timeline from them. Nil in
 	// the provider.
 	Trace func(TraceEvent)
+	// CACertPEM, when set, holds PEM certificates of authorities trusted
+	// for the API's TLS besides the system's: a private CA, or a proxy
+	// that intercepts TLS.
+	CACertPEM []byte
 	// OrganizationID, when set, is the organization every record must
 	// belong to: a record whose organization_id is set and differs fails
 	// the read (an *OrganizationError). Records without one pass.

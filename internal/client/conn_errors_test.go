@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"net"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
 // When retries run out on a connection that is refused, the error says how
@@ -44,7 +47,7 @@ func TestUntrustedCertificateNamesBaseURL(t *testing.T) {
 	if pe.Reason != "the request failed" {
 		t.Fatalf("reason %q: a certificate error was retried", pe.Reason)
 	}
-	for _, want := range []string{"certificate", "the TLS handshake failed", "check Config.BaseURL, now " + srv.URL} {
+	for _, want := range []string{"certificate", "the TLS handshake failed", "check Config.BaseURL, now " + srv.URL, "trust that authority with Config.CACertPEM"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("message %q lacks %q", err, want)
 		}
@@ -112,5 +115,24 @@ func TestConnectionErrorShowsSchemeAndHostOnly(t *testing.T) {
 	_, err := c.Groups(context.Background(), ListOptions{})
 	if err == nil || strings.Contains(err.Error(), "SECRET1") || !strings.Contains(err.Error(), "now http://"+addr) {
 		t.Fatalf("error %v: want base_url as scheme and host only", err)
+	}
+}
+
+// A sandbox served over TLS with a certificate of its own: read with its
+// authority in CACertPEM, refused without it.
+func TestCACertPEMTrustsAPrivateAuthority(t *testing.T) {
+	t.Parallel()
+	sb := sandbox.New(sandbox.Options{Seed: 9, Groups: 3})
+	srv := httptest.NewTLSServer(sb)
+	t.Cleanup(srv.Close)
+	pemCert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	c := newClient(t, Config{BaseURL: srv.URL, CACertPEM: pemCert})
+	gs, err := c.Groups(context.Background(), ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
+	if _, err := New(Config{BaseURL: srv.URL, Token: testToken, CACertPEM: []byte("not a certificate")}); err == nil || !strings.Contains(err.Error(), "no PEM certificate") {
+		t.Fatalf("New with a CACertPEM that holds no certificate: %v", err)
 	}
 }

@@ -2,12 +2,19 @@ package provider
 
 import (
 	"context"
+	"encoding/pem"
+	"fmt"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -95,5 +102,40 @@ func TestAccFirstDay_baseURLWithoutScheme(t *testing.T) {
 			Config:      `data "joinit_groups" "g" {}`,
 			ExpectError: regexp.MustCompile(`(?s)Invalid base URL.*JOINIT_BASE_URL:\s+the\s+base\s+URL\s+must\s+be\s+absolute,\s+like\s+https://api.example.com:\s+it\s+has\s+no\s+scheme`),
 		}},
+	})
+}
+
+// A sandbox served over TLS with a certificate of its own, as an API
+// behind a private CA or a TLS-intercepting proxy is: refused, naming
+// ca_cert_file, until ca_cert_file (or JOINIT_CA_CERT_FILE) names a PEM
+// file of its authority; a file that holds no certificate is refused.
+func TestAccFirstDay_caCertFile(t *testing.T) {
+	sb := sandbox.New(sandbox.Options{Seed: 28, Groups: 3})
+	srv := httptest.NewTLSServer(sb)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	caFile := filepath.Join(dir, "ca.pem")
+	writeFile(t, caFile, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
+	notPEM := filepath.Join(dir, "not.pem")
+	writeFile(t, notPEM, "hello")
+	block := func(extra string) string {
+		return fmt.Sprintf("provider \"joinit\" {\n  base_url = %q\n  access_token = %q\n  max_retries = 0\n  %s\n}\ndata \"joinit_groups\" \"g\" {}\n", srv.URL, sandbox.DefaultToken, extra)
+	}
+	t.Setenv(envCACertFile, "")
+	os.Unsetenv(envCACertFile)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{
+			{Config: block(""), ExpectError: regexp.MustCompile(`(?s)TLS\s+handshake\s+failed.*trust\s+that\s+authority\s+with\s+ca_cert_file\s+\(or\s+JOINIT_CA_CERT_FILE\)`)},
+			{Config: block(fmt.Sprintf("ca_cert_file = %q", notPEM)), ExpectError: regexp.MustCompile(`(?s)Invalid ca_cert_file.*holds\s+no\s+PEM\s+certificate`)},
+			{Config: block(fmt.Sprintf("ca_cert_file = %q", caFile)),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3))}},
+		},
+	})
+	t.Setenv(envCACertFile, caFile)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{Config: block(""),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3))}}},
 	})
 }

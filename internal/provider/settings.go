@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"crypto/x509"
 	"fmt"
 	"os"
 	"strings"
@@ -50,6 +51,7 @@ const (
 	envAccessToken  = "JOINIT_ACCESS_TOKEN"
 	envBaseURL      = "JOINIT_BASE_URL"
 	envOrganization = "JOINIT_ORGANIZATION_ID"
+	envCACertFile   = "JOINIT_CA_CERT_FILE"
 )
 
 // providerSettings are the provider block's attributes, in the order the
@@ -75,6 +77,11 @@ var providerSettings = []setting{
 			c.client.BaseURL = v
 			return nil
 		}}),
+	stringSetting(stringSpec{name: "ca_cert_file", env: envCACertFile, concerns: client.SettingCACerts,
+		desc: "Path of a PEM file of certificate authorities to trust for the API's TLS, besides the system's: a private CA, " +
+			"or a corporate proxy that intercepts TLS. On Linux `SSL_CERT_FILE` replaces the system's authorities instead; " +
+			"on macOS and Windows this is the only way. Unset, the system's authorities alone are trusted.",
+		use: useCACertFile}),
 	endpointPathsSetting(),
 	intSetting(intSettingSpec{name: "max_concurrent_requests", def: client.DefaultMaxConcurrency, min: 1, max: 16, concerns: client.SettingMaxConcurrency,
 		desc: "Most requests in flight at once for the whole provider: every data source of this provider configuration shares them. " +
@@ -108,6 +115,24 @@ var providerSettings = []setting{
 			"no membership read has, and a `status` code the API does not document. For CI, where warnings scroll by and a typo would plan an empty list. "+
 			"A data source's own `strict_filters` overrides it for that data source.",
 		func(b bool, c *configuration) { c.strict = b }),
+}
+
+// useCACertFile reads the PEM file of authorities to trust; the client
+// refuses one that holds no certificate.
+func useCACertFile(path string, fromEnv bool, c *configuration) *settingError {
+	where := "ca_cert_file"
+	if fromEnv {
+		where = envCACertFile
+	}
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return &settingError{"Invalid ca_cert_file", fmt.Sprintf("%s: %v", where, err)}
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(pem) {
+		return &settingError{"Invalid ca_cert_file", fmt.Sprintf("%s: %s holds no PEM certificate: it must hold \"-----BEGIN CERTIFICATE-----\" blocks", where, path)}
+	}
+	c.client.CACertPEM = pem
+	return nil
 }
 
 // useOrganizationID takes the organization guard's id. A blank value is an

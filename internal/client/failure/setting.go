@@ -36,6 +36,7 @@ var (
 	SettingMaxRetries     = Setting{Field: "MaxRetries"}
 	SettingMaxRetryWait   = Setting{Field: "MaxRetryWait"}
 	SettingTimeout        = Setting{Field: "Timeout"}
+	SettingCACerts        = Setting{Field: "CACertPEM"}
 )
 
 // SettingPath is the path of one endpoint, Config.Paths[endpoint].

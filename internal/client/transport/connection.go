@@ -20,7 +20,10 @@ type ConnectionError struct {
 	// Proxy is true when the proxy from the environment failed, not the
 	// API's address: then the setting to check is the proxy's.
 	Proxy bool
-	Err   error
+	// Untrusted is a certificate this machine does not trust: a private
+	// CA, or a proxy that intercepts TLS, may be trusted by a setting.
+	Untrusted bool
+	Err       error
 }
 
 func (e *ConnectionError) Error() string { return e.WordWith(failure.ConfigNames) }
@@ -31,7 +34,11 @@ func (e *ConnectionError) WordWith(name failure.Namer) string {
 		// net/http's own variables, not a setting of the client.
 		return fmt.Sprintf("%v: %s; check the HTTPS_PROXY (or HTTP_PROXY, NO_PROXY) environment variable", e.Err, e.Problem)
 	}
-	return fmt.Sprintf("%v: %s; check %s, now %s", e.Err, e.Problem, name(failure.SettingBaseURL), e.BaseURL)
+	msg := fmt.Sprintf("%v: %s; check %s, now %s", e.Err, e.Problem, name(failure.SettingBaseURL), e.BaseURL)
+	if e.Untrusted {
+		msg += fmt.Sprintf("; if the API (or a proxy that intercepts TLS) has a certificate of a private authority, trust that authority with %s", name(failure.SettingCACerts))
+	}
+	return msg
 }
 
 // viaProxy reports an error of the connection to a proxy taken from the

@@ -73,7 +73,7 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 		// Scheme and host only: the base URL's path may hold what a user
 		// put there by mistake, and the host is what a connection error
 		// is about.
-		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Err: err}
+		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: err}
 	}
 	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
 }

@@ -17,6 +17,8 @@ package transport
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"math"
 	"net"
@@ -55,6 +57,9 @@ type Config struct {
 	Logger       Logger
 	// Trace, when set, receives the moments of every page request.
 	Trace func(TraceEvent)
+	// RootCAs, when set, are the authorities trusted for TLS; nil is the
+	// system's.
+	RootCAs *x509.CertPool
 	// Network is what holds the connections; nil is net/http's pooled
 	// transport (dialing loopback only for an http base URL). Tests give
 	// an in-memory API here.
@@ -86,6 +91,9 @@ func New(cfg Config) *Transport {
 	if network == nil {
 		pooled := cleanhttp.DefaultPooledTransport()
 		pooled.MaxIdleConnsPerHost = cfg.MaxConcurrency + 1
+		if cfg.RootCAs != nil {
+			pooled.TLSClientConfig = &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12}
+		}
 		if cfg.Base.Scheme == "http" {
 			// http was allowed because the host is loopback; hold the dial to it.
 			pooled.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseNonLoopback}).DialContext
