@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/buildinfo"
 	"github.com/joinit-community/terraform-provider-joinit/internal/provider"
 )
 
@@ -20,10 +21,15 @@ import (
 var version = "dev"
 
 func main() {
-	var debug, devOverrides bool
+	var debug, devOverrides, showVersion bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.BoolVar(&devOverrides, "dev-overrides", false, "print a Terraform CLI configuration whose dev_overrides run this binary, and exit")
+	flag.BoolVar(&showVersion, "version", false, "print the provider's version, and exit")
 	flag.Parse()
+	if showVersion {
+		fmt.Println(buildinfo.Line("terraform-provider-joinit", version))
+		return
+	}
 	if devOverrides {
 		if err := printDevOverrides(); err != nil {
 			log.Fatal(err)

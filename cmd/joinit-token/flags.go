@@ -87,6 +87,7 @@ type config struct {
 	noBrowser   bool
 	timeout     time.Duration
 	redirectRaw string // exactly as given: it must match the registered one
+	version     bool   // print the version and exit
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -103,8 +104,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.out, "out", "", "write the access token to this `file` (mode 0600, replaced atomically) instead of standard output")
 	fs.BoolVar(&c.noBrowser, "no-browser", false, "do not open a browser; open the printed authorize URL yourself")
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "give up when no callback arrives within this `duration`")
+	fs.BoolVar(&c.version, "version", false, "print the version, and exit")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if c.version {
+		return c, nil
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))

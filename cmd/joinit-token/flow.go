@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/buildinfo"
 )
 
 // failure is an error with the exit code it ends the command with.
@@ -37,6 +39,10 @@ func (e env) run(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		fmt.Fprintln(stderr, "joinit-token:", err)
 		return exitUsage
+	}
+	if c.version {
+		fmt.Fprintln(stdout, buildinfo.Line("joinit-token", version))
+		return exitOK
 	}
 	secret, err := readSecret(e.getenv, stdin, stderr)
 	if err != nil {

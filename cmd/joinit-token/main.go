@@ -31,6 +31,9 @@ const (
 	exitUnreachable   = 8 // the auth URL or its token endpoint cannot be reached
 )
 
+// version is set by the release build (GoReleaser's ldflags).
+var version = "dev"
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

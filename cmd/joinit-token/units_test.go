@@ -30,6 +30,19 @@ func TestHelpExplainsEveryFlagAndExitCode(t *testing.T) {
 	}
 }
 
+// -version prints the version and exits, needing no other flag and no
+// secret.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := testEnv(t, "").run(t.Context(), []string{"-version"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+		t.Fatalf("-version: exit %d: %s", code, stderr.String())
+	}
+	if !strings.HasPrefix(stdout.String(), "joinit-token dev (go") || stderr.Len() != 0 {
+		t.Fatalf("-version printed %q, and %q on stderr", stdout.String(), stderr.String())
+	}
+}
+
 func TestFlagsRefuse(t *testing.T) {
 	t.Parallel()
 	good := map[string]string{"-auth-url": "https://auth.example.com/", "-client-id": "app", "-redirect-uri": "http://127.0.0.1:8910/callback"}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -138,4 +139,15 @@ func TestAccFirstDay_caCertFile(t *testing.T) {
 		Steps: []resource.TestStep{{Config: block(""),
 			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3))}}},
 	})
+}
+
+// The provider binary says which build it is.
+func TestProviderVersionFlag(t *testing.T) {
+	out, err := exec.Command(filepath.Join(builtProviderDir(t), "terraform-provider-joinit"), "-version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("-version: %v: %s", err, out)
+	}
+	if !strings.HasPrefix(string(out), "terraform-provider-joinit ") || !strings.Contains(string(out), "(go") {
+		t.Fatalf("-version printed %q", out)
+	}
 }
