@@ -45,7 +45,7 @@ locals {
 }
 
 output "active_member_count" {
-  description = "Memberships with status 100 (active)."
+  description = "Memberships with status 100 (active). The sandbox's latest org metrics period counts the same memberships, so latest_org_metrics.active_memberships agrees; against a real service the metrics are the service's own monthly figures and may differ."
   value       = length(data.joinit_memberships.active.memberships)
 }
 
@@ -59,8 +59,8 @@ output "groups" {
   value       = sort([for g in data.joinit_groups.all.groups : coalesce(g.name, "(unnamed ${g.id})")])
 }
 
-output "payment_totals_by_currency" {
-  description = "Sum of payment totals per currency, in the integer units the API returns."
+output "payment_totals_in_minor_units" {
+  description = "Sum of payment totals per currency, as the integers the API returns: most likely the currency's smallest unit (cents), so 373885 eur is 3,738.85 EUR; the specification does not say."
   value       = { for currency, totals in local.payment_totals_by_currency : currency => sum(totals) }
 }
 

@@ -338,3 +338,63 @@ func TestNegativeSizesMeanEmpty(t *testing.T) {
 		t.Fatal("negative sizes gave records")
 	}
 }
+
+// Each membership is one person's: its display name is its profile's
+// names, its e-mail is made of them (but the one member forced to have an
+// e-mail), and memberships that share an e-mail are one person's.
+func TestEveryMembershipIsOnePerson(t *testing.T) {
+	t.Parallel()
+	ascii := map[string]string{}
+	for _, p := range append(append([]person{}, firstNames...), lastNames...) {
+		ascii[p.name] = p.ascii
+	}
+	s := New(Options{Seed: 7, Memberships: 3000})
+	byEmail := map[string]string{}
+	for i, raw := range s.MembershipsJSON(nil) {
+		var m struct {
+			Email   *string `json:"email"`
+			Display string  `json:"display_name"`
+			Profile struct {
+				First *string `json:"first_name"`
+				Last  *string `json:"last_name"`
+			} `json:"profile"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Profile.First == nil || m.Profile.Last == nil || *m.Profile.First+" "+*m.Profile.Last != m.Display {
+			t.Fatalf("membership %d: display name %q, profile %v %v", i, m.Display, m.Profile.First, m.Profile.Last)
+		}
+		if m.Email == nil {
+			continue
+		}
+		if other, ok := byEmail[*m.Email]; ok && other != m.Display {
+			t.Fatalf("membership %d: %s is %q's and %q's", i, *m.Email, other, m.Display)
+		}
+		byEmail[*m.Email] = m.Display
+		want := ascii[*m.Profile.First] + "." + ascii[*m.Profile.Last]
+		if !strings.HasPrefix(*m.Email, want) && *m.Email != "first.member@example.com" {
+			t.Fatalf("membership %d: e-mail %s is not %s's (%s…)", i, *m.Email, m.Display, want)
+		}
+	}
+}
+
+// The latest org metrics period counts what the memberships hold: its
+// active_memberships is the number of memberships of status 100, its
+// total_memberships all of them, so a demo's two counts agree.
+func TestLatestOrgMetricsCountTheMemberships(t *testing.T) {
+	t.Parallel()
+	s := New(Options{Seed: 5, Memberships: 500, OrgMetrics: 24})
+	active := len(s.MembershipsJSON(ptr(100)))
+	raws := s.RecordsJSON(EndpointOrgMetrics)
+	var last struct {
+		Active int `json:"active_memberships"`
+		Total  int `json:"total_memberships"`
+	}
+	if err := json.Unmarshal(raws[len(raws)-1], &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Active != active || last.Total != 500 {
+		t.Fatalf("latest period: %d active of %d, the memberships: %d active of 500", last.Active, last.Total, active)
+	}
+}

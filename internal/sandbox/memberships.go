@@ -9,6 +9,9 @@ import (
 var _ = registerRecords(EndpointMemberships, recordMaker{generate: generateMemberships, insert: insertMemberships, demo: 250})
 
 type membershipRec struct {
+	// person is who holds it: the display name, the profile's names and
+	// the e-mail are theirs. Not encoded.
+	person         [2]person
 	ID             string      `json:"_id"`
 	OrganizationID string      `json:"organization_id"`
 	ExternalID     *string     `json:"external_id"`
@@ -77,16 +80,16 @@ func generateMemberships(d *dataset, n int) [][]byte {
 		r := g.rng(uint64(kindMembership)<<48 | uint64(c))
 		e := newEncoder()
 		out := mchunk{statuses: make([]int, 0, hi-lo), ids: make([]string, 0, hi-lo)}
-		var emails []*string // non-null e-mails of this chunk, for duplicates
+		var owners []emailOwner // the non-null e-mails of this chunk and their people, for duplicates
 		var first membershipRec
 		for i := lo; i < hi; i++ {
 			status := randomStatus(r)
 			if n >= 12 && i < 12 {
 				status = g.firstStatuses[i]
 			}
-			var dup *string
-			if len(emails) > 0 && chance(r, 6) {
-				dup = emails[r.IntN(len(emails))]
+			var dup *emailOwner
+			if len(owners) > 0 && chance(r, 6) {
+				dup = &owners[r.IntN(len(owners))]
 			}
 			m := g.membership(r, uint32(i), status, dup)
 			if n >= 12 && i < 12 {
@@ -96,7 +99,7 @@ func generateMemberships(d *dataset, n int) [][]byte {
 				first = m
 			}
 			if m.Email != nil && dup == nil {
-				emails = append(emails, m.Email)
+				owners = append(owners, emailOwner{email: m.Email, first: m.person[0], last: m.person[1]})
 			}
 			e.add(&m)
 			out.statuses = append(out.statuses, m.Status)
@@ -147,11 +150,22 @@ func randomStatus(r *rand.Rand) int {
 
 // membership builds one membership. dupEmail, when non-nil, is reused so the
 // same address belongs to several memberships (e-mail is not a unique key).
-func (g *generator) membership(r *rand.Rand, seq uint32, status int, dupEmail *string) membershipRec {
+// emailOwner is the person an e-mail address of the data set belongs to: a
+// membership that shares the address is that person's too (one person can
+// hold several memberships; e-mail is not a unique key).
+type emailOwner struct {
+	email       *string
+	first, last person
+}
+
+func (g *generator) membership(r *rand.Rand, seq uint32, status int, dup *emailOwner) membershipRec {
 	created := epochMs + r.Int64N(spanMs)
 	joined := created + r.Int64N(3*dayMs)
 	updated := joined + r.Int64N(400*dayMs)
 	first, last := pick(r, firstNames), pick(r, lastNames)
+	if dup != nil {
+		first, last = dup.first, dup.last
+	}
 
 	t := 0
 	switch n := r.IntN(100); {
@@ -181,9 +195,10 @@ func (g *generator) membership(r *rand.Rand, seq uint32, status int, dupEmail *s
 	if chance(r, 70) {
 		m.ExternalID = ptr("M-" + strconv.Itoa(10000+int(seq)))
 	}
+	m.person = [2]person{first, last}
 	switch {
-	case dupEmail != nil:
-		m.Email = dupEmail
+	case dup != nil:
+		m.Email = dup.email
 	case chance(r, 5):
 		// null e-mail
 	default:
@@ -282,7 +297,9 @@ func (g *generator) forceFirst(i int, m *membershipRec, first *membershipRec) {
 	case 1:
 		m.Email = nil
 	case 2:
-		m.Email = first.Email
+		// The first member's second membership: the same person.
+		m.Email, m.DisplayName, m.person = first.Email, first.DisplayName, first.person
+		m.Profile.FirstName, m.Profile.LastName = first.Profile.FirstName, first.Profile.LastName
 	case 3:
 		m.ExternalID, m.ExpirationDate, m.RebillingDate, m.SubscriptionID = nil, nil, nil, nil
 	case 4:
