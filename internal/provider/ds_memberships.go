@@ -57,7 +57,9 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 			func(s *membershipsState) **bool { return &s.StrictFilters }),
 		strList("ids", "Membership ids in API order (set by both full and lean reads).",
 			func(s *membershipsState) ([]*string, bool) { return s.ids, true }),
-		strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one.",
+		strList("emails", "The distinct non-null e-mail addresses, sorted. E-mail is not a unique key: several memberships can share one. "+
+			"Addresses are compared exactly, case included: `Ana@example.com` and `ana@example.com` are two entries, as the API stores what was typed "+
+			"(merge them with `distinct([for e in emails : lower(e)])` where your system ignores case).",
 			func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
 	},
 })
@@ -91,11 +93,11 @@ func membershipAttrs() []attr {
 		str("membership_name", "Name of the membership type.", func(m *membership) *string { return m.MembershipName }),
 		num("status", "Status code: "+knownStatusCodes()+"; other codes may appear.", func(m *membership) *int64 { return m.Status }),
 		str("status_name", "Name of `status`: "+knownStatusNames()+", or unknown for any other code.", func(m *membership) *string { return statusName(m.Status) }),
-		str("joined", "When the membership started (ISO 8601 UTC, as the API sends it).", func(m *membership) *string { return m.Joined }),
-		str("expiration_date", "When the membership expires; null for lifetime or auto-renewing memberships.", func(m *membership) *string { return m.ExpirationDate }),
-		str("rebilling_date", "When an auto-renewing membership re-bills; may be null.", func(m *membership) *string { return m.RebillingDate }),
-		str("created", "Creation time.", func(m *membership) *string { return m.Created }),
-		str("updated", "Last update time.", func(m *membership) *string { return m.Updated }),
+		str("joined", "When the membership started."+timestampNote, func(m *membership) *string { return m.Joined }),
+		str("expiration_date", "When the membership expires; null for lifetime or auto-renewing memberships."+timestampNote, func(m *membership) *string { return m.ExpirationDate }),
+		str("rebilling_date", "When an auto-renewing membership re-bills; may be null."+timestampNote, func(m *membership) *string { return m.RebillingDate }),
+		str("created", "Creation time."+timestampNote, func(m *membership) *string { return m.Created }),
+		str("updated", "Last update time."+timestampNote, func(m *membership) *string { return m.Updated }),
 		str("customer_id", "Payment customer identifier; may be null.", func(m *membership) *string { return m.CustomerID }),
 		str("subscription_id", "Subscription identifier; may be null.", func(m *membership) *string { return m.SubscriptionID }),
 		object("profile", "Profile information; null when the API sends none.", func(m *membership) *client.Profile { return m.Profile }, profileAttrs()...),
@@ -117,7 +119,7 @@ func profileAttrs() []attr {
 		str("company", "Company.", func(x *p) *string { return x.Company }),
 		str("phone", "Phone number.", func(x *p) *string { return x.Phone }),
 		str("job_title", "Job title.", func(x *p) *string { return x.JobTitle }),
-		str("birthday", "Date of birth (timestamp as the API sends it).", func(x *p) *string { return x.Birthday }),
+		str("birthday", "Date of birth."+timestampNote, func(x *p) *string { return x.Birthday }),
 		str("gender", "Gender.", func(x *p) *string { return x.Gender }),
 		str("facebook", "Facebook profile.", func(x *p) *string { return x.Facebook }),
 		str("twitter", "Twitter profile.", func(x *p) *string { return x.Twitter }),
@@ -139,6 +141,10 @@ func customAnswerAttrs() []attr {
 var statusNames = map[int64]*string{50: ptr("prospective"), 75: ptr("pending"), 100: ptr("active"), 300: ptr("expired"), 350: ptr("cancelled")}
 
 var unknownStatus = ptr("unknown")
+
+// timestampNote ends the description of every timestamp attribute.
+const timestampNote = " A timestamp string as the API sends it, not parsed: ISO 8601 UTC with milliseconds, such as `2024-01-02T00:00:00.000Z` " +
+	"(compare with `timecmp`, format with `formatdate`)."
 
 // knownStatusCodes lists the documented codes with their names, in order:
 // "50 prospective, 75 pending, …".

@@ -23,7 +23,7 @@ var orgMetricsDef = registerDataSource(dataSource[orgMetricsState]{
 		objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
 			func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
 			str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
-			num("metric_period_key", "Period the record covers, as the API's integer key.", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
+			num("metric_period_key", "Period the record covers, as the API's integer key: YYYYMM in every answer seen (202401 is January 2024; the specification says only that it is an integer).", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
 			num("active_memberships", "Active memberships in the period.", func(m *client.OrgMetric) *int64 { return m.ActiveMemberships }),
 			str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Other fields of this record may exist.", func(m *client.OrgMetric) *string { return nonEmpty(&m.RawJSON) }),
 		),

@@ -46,9 +46,9 @@ func paymentAttrs() []attr {
 		str("currency", "Currency code.", func(x *p) *string { return x.Currency }),
 		num("subtotal", "Subtotal, as the integer the API returns.", func(x *p) *int64 { return x.Subtotal }),
 		num("total", "Total, as the integer the API returns.", func(x *p) *int64 { return x.Total }),
-		str("payment_date", "When the payment was made.", func(x *p) *string { return x.PaymentDate }),
-		str("created", "Creation time.", func(x *p) *string { return x.Created }),
-		str("updated", "Last update time.", func(x *p) *string { return x.Updated }),
+		str("payment_date", "When the payment was made."+timestampNote, func(x *p) *string { return x.PaymentDate }),
+		str("created", "Creation time."+timestampNote, func(x *p) *string { return x.Created }),
+		str("updated", "Last update time."+timestampNote, func(x *p) *string { return x.Updated }),
 		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null.", func(x *p) *string { return nonEmpty(&x.RawJSON) }),
 	}
 }
