@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/pem"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -150,4 +151,19 @@ func TestProviderVersionFlag(t *testing.T) {
 	if !strings.HasPrefix(string(out), "terraform-provider-joinit ") || !strings.Contains(string(out), "(go") {
 		t.Fatalf("-version printed %q", out)
 	}
+}
+
+// An https base_url answered in plain HTTP fails the plan saying so and
+// naming base_url, at once: no retry could make it work.
+func TestAccFirstDay_httpsToPlainHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	base := strings.Replace(srv.URL, "http://", "https://", 1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      fmt.Sprintf("provider \"joinit\" {\n  base_url = %q\n  access_token = %q\n}\ndata \"joinit_groups\" \"g\" {}\n", base, sandbox.DefaultToken),
+			ExpectError: regexp.MustCompile(`(?s)groups\s+page\s+1:\s+the\s+request\s+failed:.*the\s+server\s+answered\s+in\s+plain\s+HTTP.*check\s+base_url\s+\(or\s+JOINIT_BASE_URL\)`),
+		}},
+	})
 }
