@@ -14,7 +14,7 @@ type groupsState struct {
 var groupsDef = registerDataSource(dataSource[groupsState]{
 	name: "groups",
 	description: "Reads the organization's groups, in API order. The API specification does not show the fields of a group record: " +
-		"`id`, `organization_id` and `name` are set where the API sends them, and `raw_json` always holds the whole record for `jsondecode`. "+
+		"`id`, `organization_id` and `name` are set where the API sends them, and `raw_json` always holds the whole record for `jsondecode`. " +
 		"Who is in a group cannot be read: the API shows no group members, and no group ids on memberships; `raw_json` holds only what the service sends of the group itself.",
 	read:     readGroups,
 	readLess: "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
