@@ -30,39 +30,47 @@ func (r *testRecord) SetRaw(raw []byte) { r.Raw = string(raw) }
 type scriptedAPI func(page, size int) (status int, body []byte)
 
 // scriptedRead reads a count-style endpoint whose pages api answers,
-// fetched as the client's transport does with one retry: an answer that is
-// a 5xx, or a 2xx whose body does not decode, is asked once more; no
-// sockets, no timers.
+// fetched as the client's transport does with one retry (scriptedFetch).
 func scriptedRead(api scriptedAPI, size, maxPages, maxInFlight int) Read[testRecord] {
 	const endpoint = "memberships"
 	return Read[testRecord]{
 		Endpoint: endpoint, Size: size, DefaultSize: 50, MaxPages: maxPages, MaxInFlight: maxInFlight, KeepRaw: true,
-		Fetch: func(ctx context.Context, page, size int, _ func()) (Page[testRecord], error) {
-			var last error
-			for attempt := 1; attempt <= 2; attempt++ {
-				if err := ctx.Err(); err != nil {
-					return Page[testRecord]{}, err
-				}
-				status, body := api(page, size)
-				if status != http.StatusOK {
-					last = &failure.APIError{Endpoint: endpoint, Page: page, Status: status, Attempts: attempt}
-					if status >= 500 {
-						continue
-					}
-					return Page[testRecord]{}, last
-				}
-				recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
-				if err != nil {
-					last = err
-					continue
-				}
-				return Page[testRecord]{Records: recs, Body: body}, nil
-			}
-			return Page[testRecord]{}, &failure.PageError{Endpoint: endpoint, Page: page, Reason: "the request failed after 2 attempts", Err: last}
-		},
+		Fetch: scriptedFetch(api, endpoint, func(body []byte, _ int) (Page[testRecord], error) {
+			recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
+			return Page[testRecord]{Records: recs, Body: body}, err
+		}),
 		Question: func(page, size int) string { return fmt.Sprintf("/%s?count=%d&page=%d", endpoint, size, page) },
 		Book:     NewAnswerBook(),
 		Logger:   discard{},
+	}
+}
+
+// scriptedFetch fetches pages from api as the client's transport does with
+// one retry: an answer that is a 5xx, or a 2xx whose body does not decode,
+// is asked once more; no sockets, no timers.
+func scriptedFetch(api scriptedAPI, endpoint string, decode func(body []byte, page int) (Page[testRecord], error)) func(context.Context, int, int, func()) (Page[testRecord], error) {
+	return func(ctx context.Context, page, size int, _ func()) (Page[testRecord], error) {
+		var last error
+		for attempt := 1; attempt <= 2; attempt++ {
+			if err := ctx.Err(); err != nil {
+				return Page[testRecord]{}, err
+			}
+			status, body := api(page, size)
+			if status != http.StatusOK {
+				last = &failure.APIError{Endpoint: endpoint, Page: page, Status: status, Attempts: attempt}
+				if status >= 500 {
+					continue
+				}
+				return Page[testRecord]{}, last
+			}
+			p, err := decode(body, page)
+			if err != nil {
+				last = err
+				continue
+			}
+			return p, nil
+		}
+		return Page[testRecord]{}, &failure.PageError{Endpoint: endpoint, Page: page, Reason: "the request failed after 2 attempts", Err: last}
 	}
 }
 

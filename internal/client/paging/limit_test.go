@@ -16,11 +16,11 @@ import (
 func limitRead(api scriptedAPI, size int) Read[testRecord] {
 	rd := scriptedRead(api, size, 100, 4)
 	rd.Endpoint = "org_metrics"
-	rd.Fetch = func(ctx context.Context, page, size int, _ func()) (Page[testRecord], error) {
-		_, body := api(page, size)
+	rd.Question = func(page, size int) string { return fmt.Sprintf("/org_metrics?limit=%d&page=%d", size, page) }
+	rd.Fetch = scriptedFetch(api, rd.Endpoint, func(body []byte, page int) (Page[testRecord], error) {
 		m, err := pagejson.DecodeMetadata[testRecord](body, page, true)
 		return Page[testRecord]{Records: m.Records, TotalPages: m.TotalPages, Results: m.Results}, err
-	}
+	})
 	return rd
 }
 
