@@ -13,13 +13,15 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
-// A lie a limit-style page's first answer tells, as make chaos tells them.
+// A lie a limit-style page's first answer tells, as make chaos tells them,
+// or a transient fault.
 const (
 	limitTruth        = iota
 	limitLieEmpty     // no results, totalPages 0: a replica with no data
 	limitLieShort     // the results cut to half
 	limitLieNotJSON   // a maintenance page
 	limitLieErrObject // a JSON error object where the page belongs
+	limitFault503     // not a lie: a transient 503, retried
 	limitLies
 )
 
@@ -76,6 +78,8 @@ func FuzzLimitPaging(f *testing.F) {
 				return http.StatusOK, []byte("<html>maintenance</html>")
 			case limitLieErrObject:
 				return http.StatusOK, []byte(`{"error":"search_timeout"}`)
+			case limitFault503:
+				return http.StatusServiceUnavailable, []byte(`{"error":"unavailable"}`)
 			}
 			return http.StatusOK, truth(ids)
 		}
