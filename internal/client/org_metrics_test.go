@@ -281,6 +281,10 @@ func TestOrgMetricsPageMismatch(t *testing.T) {
 	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
 	_, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 1})
 	checkNotAdvancing(t, err, "org_metrics", 3, "answered page 2 when page 3 was asked for")
+	// No retry changes which page a server answers: page 3 is asked once.
+	if n := api.pagesOf()[3]; n != 1 {
+		t.Fatalf("page 3 asked %d times, want once", n)
+	}
 }
 
 // Metric records have no id: equal records, on one page or on several, are
