@@ -160,12 +160,12 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 
 // decodeMetadataPage decodes a page of a limit-style endpoint. A page that
 // names another page than was asked for is a server not advancing, not a
-// passing fault: it is not retried.
+// passing fault: the transport is told not to retry it (Final).
 func decodeMetadataPage[T any](body []byte, page int, keepRaw bool) (paging.Page[T], error) {
 	m, err := pagejson.DecodeMetadata[T](body, page, keepRaw)
 	var other *pagejson.OtherPageError
 	if errors.As(err, &other) {
-		return paging.Page[T]{}, fmt.Errorf("%w; it is not advancing through pages: %w", other, failure.ErrNotAdvancing)
+		return paging.Page[T]{}, transport.Final(fmt.Errorf("%w; it is not advancing through pages: %w", other, failure.ErrNotAdvancing))
 	}
 	return paging.Page[T]{Records: m.Records, TotalPages: m.TotalPages, Results: m.Results}, err
 }

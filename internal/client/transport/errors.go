@@ -45,6 +45,25 @@ func (e *notAPageError) WordWith(name failure.Namer) string {
 
 func (e *notAPageError) Unwrap() error { return e.Err }
 
+// Final marks an error of Request.Accept that no retry can change (a page
+// that names another page than was asked for): the request fails at once
+// with it, where another body Accept refuses is retried. What the error
+// means is the caller's; the transport only does not ask again.
+func Final(err error) error { return &finalError{err: err} }
+
+type finalError struct{ err error }
+
+func (e *finalError) Error() string { return e.err.Error() }
+func (e *finalError) Unwrap() error { return e.err }
+
+// WordWith words the error it marks.
+func (e *finalError) WordWith(name failure.Namer) string { return failure.Word(e.err, name) }
+
+func isFinal(err error) bool {
+	var f *finalError
+	return errors.As(err, &f)
+}
+
 type bodyTooLargeError struct{ limit int64 }
 
 func (e *bodyTooLargeError) Error() string {

@@ -9,13 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // policy is CheckRetry of one request: it retries network errors, 429,
 // 5xx other than 501 (which says the server will never do it), and a 2xx
-// whose body is not a page (notAPageError). A host name that does not
+// whose body is not a page (notAPageError), unless Accept marked why as
+// Final. A host name that does not
 // resolve and a certificate that is not trusted fail at once: no retry
 // changes them. Context cancellation, refused redirects and oversized
 // bodies end the read at once, and so does a Retry-After longer than
@@ -39,9 +38,7 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 		case errors.As(err, &redirect), errors.As(err, &tooLarge),
 			errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled),
 			isCertificateError(err), isHostNotFound(err), isPlainHTTPAnswer(err),
-			// A page that names another page than was asked for is a
-			// server that does not advance, not a passing fault.
-			errors.Is(err, failure.ErrNotAdvancing):
+			isFinal(err):
 			return false, err
 		}
 		return a.charge(t.cfg.MaxRetries), nil
