@@ -104,12 +104,12 @@ func requestURL(req *http.Request) string {
 	if req == nil || req.URL == nil {
 		return ""
 	}
-	return WithoutQuery(req.URL)
+	return withoutQuery(req.URL)
 }
 
-// WithoutQuery is u as scheme://host/path, for errors and logs: queries
+// withoutQuery is u as scheme://host/path, for errors and logs: queries
 // never appear in either.
-func WithoutQuery(u *url.URL) string {
+func withoutQuery(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = "", false, "", ""

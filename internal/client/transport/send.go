@@ -36,7 +36,7 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 			break
 		}
 		t.cfg.Logger.Debug(req.Context(), "waited for the server's Retry-After before sending", a.fields(map[string]any{
-			"url": WithoutQuery(req.URL), "waited": waited.String(),
+			"url": withoutQuery(req.URL), "waited": waited.String(),
 		}))
 		// The pause came with a cut of the window: only the window's
 		// worth goes out now, the rest in turn (and at a pause begun
@@ -65,7 +65,7 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 				msg = "server asked to wait (Retry-After); pausing all requests"
 			}
 			t.cfg.Logger.Debug(req.Context(), msg, a.fields(map[string]any{
-				"url": WithoutQuery(req.URL), "status": resp.StatusCode, "wait": wait.String(),
+				"url": withoutQuery(req.URL), "status": resp.StatusCode, "wait": wait.String(),
 			}))
 		}
 	case resp.StatusCode < 500:

@@ -191,7 +191,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		return failure.Redacted(t.requestFailed(r, a, scrubURLError(err)), t.cfg.Token)
 	}
 	fields := map[string]any{
-		"method": req.Method, "url": WithoutQuery(req.URL),
+		"method": req.Method, "url": withoutQuery(req.URL),
 		"endpoint": r.Endpoint, "page": r.Page, "status": resp.StatusCode,
 		"duration": time.Since(start).String(),
 	}
@@ -264,7 +264,7 @@ func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
 		return
 	}
 	t.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
-		"method": req.Method, "url": WithoutQuery(req.URL), "attempt": attempt + 1,
+		"method": req.Method, "url": withoutQuery(req.URL), "attempt": attempt + 1,
 	}))
 }
 
