@@ -45,7 +45,7 @@ const chaosPageSize = 10
 func chaosReads() map[string]chaosRead {
 	out := map[string]chaosRead{}
 	for _, d := range registeredTests() {
-		for name, args := range coverageVariants(d.def) {
+		for name, args := range coverageVariants(d) {
 			args = maps.Clone(args)
 			args["page_size"] = tftypes.NewValue(tftypes.Number, chaosPageSize)
 			out[d.def.name+"_"+variantLabel(name)] = chaosRead{def: d.def, args: args}

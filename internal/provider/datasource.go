@@ -21,6 +21,7 @@ import (
 // provider serve it.
 type dataSourceDef struct {
 	name        string // the type name without the provider prefix
+	endpoint    string // the apispec endpoint it reads
 	description string
 	attrs       []attr // top level, sorted: arguments and results
 	stateType   tftypes.Object
@@ -40,12 +41,14 @@ type dataSourceDef struct {
 	read func(ctx context.Context, c *client.Client, state any) error
 }
 
-// dataSource declares a data source whose state is S. Its name is its
-// endpoint's, in apispec.Endpoints, whose paging gives page_size.
+// dataSource declares a data source whose state is S. It reads endpoint,
+// in apispec.Endpoints, whose paging gives page_size; unset, the endpoint
+// is the one of its name (joinit_memberships reads memberships).
 type dataSource[S any] struct {
-	name, description string
-	readLess          string // how to make a result smaller
-	attrs             []attr // its own arguments and results
+	name, endpoint string
+	description    string
+	readLess       string // how to make a result smaller
+	attrs          []attr // its own arguments and results
 	// rawJSON gives it include_raw_json; fields, the `fields` argument
 	// choosing from these record attributes.
 	rawJSON bool
@@ -66,14 +69,17 @@ func registerDataSource[S any, PS interface {
 	*S
 	stateHolder
 }](ds dataSource[S]) *dataSourceDef {
-	s := sorted(append(append(ds.attrs, timeoutsAttr()), commonAttrs[S, PS](ds.name, ds.rawJSON, ds.fields)...))
-	d := &dataSourceDef{name: ds.name, description: ds.description, attrs: s, stateType: objectType(s), readLess: ds.readLess, fields: ds.fields,
+	if ds.endpoint == "" {
+		ds.endpoint = ds.name
+	}
+	s := sorted(append(append(ds.attrs, timeoutsAttr()), commonAttrs[S, PS](ds.endpoint, ds.rawJSON, ds.fields)...))
+	d := &dataSourceDef{name: ds.name, endpoint: ds.endpoint, description: ds.description, attrs: s, stateType: objectType(s), readLess: ds.readLess, fields: ds.fields,
 		newState: func() timeoutsHolder { return PS(new(S)) },
 		read: func(ctx context.Context, c *client.Client, state any) error {
 			s := parentAs[S](state)
 			base := PS(s).base()
 			err := ds.read(ctx, c, s, base.listOptions(ds.fields))
-			base.warnings = append(base.warnings, alternatePathWarning(c, ds.name)...)
+			base.warnings = append(base.warnings, alternatePathWarning(c, ds.endpoint)...)
 			return err
 		}}
 	if ds.check != nil {

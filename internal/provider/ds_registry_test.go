@@ -35,6 +35,10 @@ type dsTest struct {
 	// expects null when a case does not set them (timeouts always is, and
 	// fields and records of a data source with fields).
 	nullUnlessSet []string
+	// args are the arguments every configuration of the suites that vary
+	// the arguments (argumentVariants) starts from: nil, or those a data
+	// source cannot be read without (a lookup's key).
+	args map[string]tftypes.Value
 	// everyAttribute are the reads of TestAccEveryAttribute: each a
 	// configuration of the data source reading recs, and the whole state
 	// it should have. sb holds recs, or is nil for the edge records.
@@ -70,12 +74,18 @@ func registeredTests() []dsTest {
 }
 
 // Every data source declares what the cross-cutting suites need, so none
-// is left out of them; and its name is an endpoint's, which is how the
-// fixture API finds its path.
+// is left out of them; and it reads an endpoint of apispec, which is how
+// the fixture API finds its path. Data sources of one endpoint declare the
+// same edge records: the fixture API serves an endpoint one list.
 func TestEveryDataSourceIsInTheCrossCuttingSuites(t *testing.T) {
 	t.Parallel()
 	paths := apispec.DefaultPaths()
+	edgeOf := map[string]dsTest{}
 	for _, def := range orderedDefs() {
+		if other, ok := edgeOf[def.endpoint]; ok && !slices.Equal(other.edge, dsTests[def.name].edge) {
+			t.Errorf("joinit_%s and joinit_%s read %s but declare other edge records", other.def.name, def.name, def.endpoint)
+		}
+		edgeOf[def.endpoint] = dsTests[def.name]
 		d, ok := dsTests[def.name]
 		switch {
 		case !ok:
@@ -85,8 +95,8 @@ func TestEveryDataSourceIsInTheCrossCuttingSuites(t *testing.T) {
 		case len(d.edge) == 0 || d.everyAttribute == nil:
 			t.Errorf("joinit_%s: its registration lacks edge records or everyAttribute cases", def.name)
 		}
-		if _, ok := paths[def.name]; !ok {
-			t.Errorf("joinit_%s: no endpoint of that name in apispec.Endpoints", def.name)
+		if _, ok := paths[def.endpoint]; !ok {
+			t.Errorf("joinit_%s: its endpoint %q is not in apispec.Endpoints", def.name, def.endpoint)
 		}
 	}
 	if len(dsTests) != len(orderedDefs()) {
@@ -118,15 +128,17 @@ func wantWithRaw(t *testing.T, want func(*testing.T, []byte, bool) map[string]an
 // guard, the chaos campaign): its defaults, each bool argument both ways,
 // and `fields` naming its first record attribute alone, so that a masked
 // read is among them.
-func coverageVariants(def *dataSourceDef) map[string]map[string]tftypes.Value {
+func coverageVariants(d dsTest) map[string]map[string]tftypes.Value {
+	def := d.def
 	out := map[string]map[string]tftypes.Value{}
-	for name, args := range argumentVariants(def) {
+	for name, args := range argumentVariants(d) {
 		if _, ok := args["fields"]; !ok && name != "page_size 1" {
 			out[name] = args
 		}
 	}
 	if def.fields != nil {
 		out["fields"] = map[string]tftypes.Value{"fields": stringList(def.fields.attrs[0].name)}
+		maps.Copy(out["fields"], d.args)
 	}
 	return out
 }

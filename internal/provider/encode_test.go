@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -81,7 +82,7 @@ func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for variant, args := range argumentVariants(d.def) {
+			for variant, args := range argumentVariants(d) {
 				t.Run(d.def.name+"/"+listName+"/"+variant, func(t *testing.T) {
 					t.Parallel()
 					state, err := d.def.readState(context.Background(), c, configOf(d.def, args))
@@ -125,11 +126,13 @@ func checkEncoding(t *testing.T, def *dataSourceDef, state any) {
 // between them give each argument more than its default, from what the
 // data source declares: every bool argument both ways, page_size at 1, and
 // fields naming each record attribute alone and all of them with
-// include_raw_json.
-func argumentVariants(def *dataSourceDef) map[string]map[string]tftypes.Value {
+// include_raw_json. Each starts from the data source's base arguments
+// (dsTest.args), which the variants leave as they are.
+func argumentVariants(d dsTest) map[string]map[string]tftypes.Value {
+	def := d.def
 	out := map[string]map[string]tftypes.Value{"defaults": {}, "page_size 1": {"page_size": tftypes.NewValue(tftypes.Number, 1)}}
 	for _, a := range def.attrs {
-		if a.parse != nil && def.stateType.AttributeTypes[a.name].Is(tftypes.Bool) {
+		if _, base := d.args[a.name]; !base && a.parse != nil && def.stateType.AttributeTypes[a.name].Is(tftypes.Bool) {
 			for _, b := range []bool{true, false} {
 				out[fmt.Sprintf("%s %t", a.name, b)] = map[string]tftypes.Value{a.name: tftypes.NewValue(tftypes.Bool, b)}
 			}
@@ -142,6 +145,9 @@ func argumentVariants(def *dataSourceDef) map[string]map[string]tftypes.Value {
 			all = append(all, a.name)
 		}
 		out["fields, all"] = map[string]tftypes.Value{"fields": stringList(all...), "include_raw_json": tftypes.NewValue(tftypes.Bool, true)}
+	}
+	for _, args := range out {
+		maps.Copy(args, d.args)
 	}
 	return out
 }

@@ -19,7 +19,7 @@ import (
 
 func TestAccEveryAttribute_sandbox(t *testing.T) {
 	sb, url := startSandbox(t, sandbox.Options{Seed: 61, Memberships: 30, Payments: 20, Groups: 9, OrgMetrics: 10, Records: sandboxRecords(10)})
-	config, checks := everyAttribute(t, func(d dsTest) ([][]byte, *sandbox.Server) { return rawRecords(sb.RecordsJSON(d.def.name)), sb })
+	config, checks := everyAttribute(t, func(d dsTest) ([][]byte, *sandbox.Server) { return rawRecords(sb.RecordsJSON(d.def.endpoint)), sb })
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps:                    []resource.TestStep{{Config: providerBlock(url) + config, ConfigStateChecks: checks}},

@@ -35,7 +35,7 @@ func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
 		t.Run(d.def.name, func(t *testing.T) {
 			t.Parallel()
 			sb := sandbox.New(sandbox.Options{Seed: 17, Records: sandboxRecords(30)})
-			url := fixtureAPI(t, map[string][]string{d.def.name: append(slices.Clone(d.edge), recordTexts(sb.RecordsJSON(d.def.name))...)})
+			url := fixtureAPI(t, map[string][]string{d.def.endpoint: append(slices.Clone(d.edge), recordTexts(sb.RecordsJSON(d.def.endpoint))...)})
 			c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 			if err != nil {
 				t.Fatal(err)

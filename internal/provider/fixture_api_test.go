@@ -22,7 +22,7 @@ func fixtureAPI(t *testing.T, records map[string][]string) string {
 	paths := client.DefaultPaths()
 	byPath := map[string]dsTest{}
 	for _, d := range registeredTests() {
-		byPath[paths[d.def.name]] = d
+		byPath[paths[d.def.endpoint]] = d
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d, ok := byPath[r.URL.Path]
@@ -31,7 +31,7 @@ func fixtureAPI(t *testing.T, records map[string][]string) string {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, pageOfEndpoint(apispec.Lookup(d.def.name).Paging, r.URL.Query(), records[d.def.name]))
+		fmt.Fprint(w, pageOfEndpoint(apispec.Lookup(d.def.endpoint).Paging, r.URL.Query(), records[d.def.endpoint]))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -52,7 +52,7 @@ func pageOfEndpoint(p apispec.Paging, q url.Values, recs []string) string {
 func edgeRecords() map[string][]string {
 	out := map[string][]string{}
 	for _, d := range registeredTests() {
-		out[d.def.name] = d.edge
+		out[d.def.endpoint] = d.edge
 	}
 	return out
 }

@@ -260,7 +260,7 @@ provider "joinit" {
 }
 `
 	for _, d := range registeredTests() {
-		for name, args := range coverageVariants(d.def) {
+		for name, args := range coverageVariants(d) {
 			config += variantBlock(d.def, variantLabel(name), args, "")
 		}
 	}

@@ -263,7 +263,7 @@ var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
 // its test file.
 func TestAccFastPathEqualsFramework(t *testing.T) {
 	for _, d := range registeredTests() {
-		for name, args := range coverageVariants(d.def) {
+		for name, args := range coverageVariants(d) {
 			args = maps.Clone(args)
 			args["page_size"] = tftypes.NewValue(tftypes.Number, 5)
 			t.Run(d.def.name+"/"+variantLabel(name), func(t *testing.T) {
@@ -291,7 +291,7 @@ func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) 
 	sb := sandbox.New(sandbox.Options{Seed: seed, Memberships: 20, Payments: 10, Groups: 6, OrgMetrics: 7, Records: sandboxRecords(7)})
 	records := map[string][]string{}
 	for _, d := range registeredTests() {
-		records[d.def.name] = append(d.edge[:len(d.edge):len(d.edge)], recordTexts(sb.RecordsJSON(d.def.name))...)
+		records[d.def.endpoint] = append(d.edge[:len(d.edge):len(d.edge)], recordTexts(sb.RecordsJSON(d.def.endpoint))...)
 	}
 	url := fixtureAPI(t, records)
 	address := "data.joinit_" + def.name + ".x"
