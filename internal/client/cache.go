@@ -30,6 +30,15 @@ const defaultRetainUpTo = 10_000
 // to keep.
 func (c *cache) retains(n int) bool { return n <= c.retainUpTo }
 
+// keep holds a finished result for the rest of the run, whatever its
+// size: for a result that something else holds for the run anyway (a
+// lookup's index holds its list), keeping it costs nothing.
+func (c *cache) keep(key string, v any) {
+	c.mu.Lock()
+	c.done[key] = v
+	c.mu.Unlock()
+}
+
 // flight is a read in progress and the callers waiting for it.
 type flight struct {
 	finished chan struct{}

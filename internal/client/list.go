@@ -47,6 +47,9 @@ type listRead[T any] struct {
 	// keep, when set, is what the read keeps of the records read (the
 	// memberships' status check).
 	keep func(context.Context, []T) []T
+	// retain keeps the result for the run whatever its size (a lookup's
+	// index holds it anyway), also when another caller started the read.
+	retain bool
 }
 
 // listResult is a read's records, and for a limit-style endpoint the
@@ -62,7 +65,7 @@ type listResult[T any] struct {
 func readList[T any, PT interface {
 	*T
 	record
-}](ctx context.Context, c *Client, l listRead[T]) (listResult[T], error) {
+}](ctx context.Context, c *Client, l listRead[T]) (out listResult[T], err error) {
 	req, err := c.request(l.endpoint, l.opts.PageSize)
 	if err != nil {
 		return listResult[T]{}, err
@@ -73,6 +76,13 @@ func readList[T any, PT interface {
 		return listResult[T]{}, err
 	}
 	key := cacheKey(req, l.opts.KeepRaw) + "|" + l.kind + "|" + only.Key()
+	if l.retain {
+		defer func() {
+			if err == nil {
+				c.cache.keep(key, out)
+			}
+		}()
+	}
 	return get(ctx, c.cache, key, func(ctx context.Context) (listResult[T], error) {
 		return readAtEitherPath(ctx, c, req, func(req pageRequest) (listResult[T], error) {
 			out, err := readPages[T, PT](ctx, c, req, l.opts.KeepRaw, only)

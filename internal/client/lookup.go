@@ -54,9 +54,11 @@ type MembershipLookup struct {
 
 // LookupMembership returns the memberships q selects whose key equals
 // value. q.Fields is ignored: a lookup returns whole records. The read is
-// the one Memberships makes of the same query, and is shared with it when
-// the two overlap (as Terraform's concurrent reads of one plan do) or the
-// list is small enough for the cache to keep.
+// the one Memberships makes of the same query: a Memberships read that
+// overlaps the lookups (as Terraform's concurrent reads of one plan do) or
+// comes after the first of them shares it. One that finished before the
+// first lookup began is shared only when the cache kept it (retainUpTo);
+// otherwise the first lookup reads the list again, once.
 func (c *Client) LookupMembership(ctx context.Context, q MembershipQuery, key MembershipKey, value string) (MembershipLookup, error) {
 	if key < ByID || key > ByExternalID {
 		return MembershipLookup{}, fmt.Errorf("no such lookup key: %v", key)
@@ -68,7 +70,10 @@ func (c *Client) LookupMembership(ctx context.Context, q MembershipQuery, key Me
 	}
 	cacheKey := fmt.Sprintf("membership index|status=%s|size=%d|raw=%t", status, q.PageSize, q.KeepRaw)
 	idx, err := get(ctx, c.cache, cacheKey, func(ctx context.Context) (*membershipIndex, error) {
-		recs, err := c.Memberships(ctx, q)
+		// The list read is retained too: the index holds its records
+		// anyway, and a joinit_memberships of the same query read later
+		// then costs nothing.
+		recs, err := readMemberships[Membership](ctx, c, listRead[Membership]{kind: "full", retain: true}, q)
 		if err != nil {
 			return nil, err
 		}

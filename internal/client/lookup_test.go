@@ -125,6 +125,41 @@ func TestLookupsShareOneReadWithTheList(t *testing.T) {
 	if n := api.count(); n != want {
 		t.Fatalf("later lookups read the list again: %d requests, want %d", n, want)
 	}
+	// And so does a later list read of the same query: the index holds
+	// the list, so it is kept too.
+	ms, err := c.Memberships(context.Background(), q)
+	if err != nil || len(ms) != len(ids) {
+		t.Fatalf("later list read: %d records, %v", len(ms), err)
+	}
+	if n := api.count(); n != want {
+		t.Fatalf("a list read after the lookups read the list again: %d requests, want %d", n, want)
+	}
+}
+
+// A list read that ends before any lookup starts is not kept (over
+// retainUpTo): the first lookup reads again, and from then on the list is
+// kept for both.
+func TestLookupAfterAFinishedLargeListRead(t *testing.T) {
+	t.Parallel()
+	ids := syntheticIDs(1500)
+	api := newFakeAPI(t, serveList(ids))
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 1})
+	c.cache.retainUpTo = 100
+	q := MembershipQuery{ListOptions: ListOptions{PageSize: 1000}}
+	one := expectedRequests(len(ids), 1000)
+	for i, step := range []func() error{
+		func() error { _, err := c.Memberships(context.Background(), q); return err },
+		func() error { return lookupOne(c, q, ids[1400]) },
+		func() error { _, err := c.Memberships(context.Background(), q); return err },
+		func() error { return lookupOne(c, q, ids[3]) },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+		if want := min(i+1, 2) * one; api.count() != want {
+			t.Fatalf("after step %d: %d requests, want %d", i+1, api.count(), want)
+		}
+	}
 }
 
 func lookupOne(c *Client, q MembershipQuery, id string) error {

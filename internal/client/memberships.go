@@ -101,7 +101,7 @@ type MembershipQuery struct {
 
 // Memberships reads every membership matching q, in API order.
 func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membership, error) {
-	return readMemberships[Membership](ctx, c, "full", q, q.Fields)
+	return readMemberships[Membership](ctx, c, listRead[Membership]{kind: "full", fields: q.Fields}, q)
 }
 
 // MembershipSummaries reads every membership matching q, in API order, as
@@ -111,20 +111,20 @@ func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membersh
 // Membership, which at a million memberships is most of the read's memory.
 func (c *Client) MembershipSummaries(ctx context.Context, q MembershipQuery) ([]MembershipSummary, error) {
 	q.KeepRaw = false
-	return readMemberships[MembershipSummary](ctx, c, "summary", q, append([]string{"email"}, q.Fields...))
+	return readMemberships[MembershipSummary](ctx, c, listRead[MembershipSummary]{kind: "summary", fields: append([]string{"email"}, q.Fields...)}, q)
 }
 
-// readMemberships reads memberships as T, decoding the fields named (nil:
-// all). kind tells the record types apart in the cache.
+// readMemberships reads memberships as T: l says the kind, the fields to
+// decode and whether the result is retained; q, the rest.
 func readMemberships[T any, PT interface {
 	*T
 	record
 	withStatus
-}](ctx context.Context, c *Client, kind string, q MembershipQuery, fields []string) ([]T, error) {
-	l := listRead[T]{endpoint: apispec.EndpointMemberships, kind: kind, fields: fields, opts: q.ListOptions}
+}](ctx context.Context, c *Client, l listRead[T], q MembershipQuery) ([]T, error) {
+	l.endpoint, l.opts = apispec.EndpointMemberships, q.ListOptions
 	if q.Status != nil {
 		l.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
-		l.fields = pagejson.WithMember(fields, "status") // checked on every record
+		l.fields = pagejson.WithMember(l.fields, "status") // checked on every record
 		l.keep = func(ctx context.Context, ms []T) []T { return keepStatus[T, PT](ctx, c, ms, *q.Status) }
 	}
 	r, err := readList[T, PT](ctx, c, l)

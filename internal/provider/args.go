@@ -152,6 +152,26 @@ func optBoolArg[S any](name, desc string, field func(*S) **bool) attr {
 	return a
 }
 
+// strArg declares an optional string, null in state and nil in
+// *field(state) when unset.
+func strArg[S any](name, desc string, field func(*S) **string, validators ...validator.String) attr {
+	a := asArg(str(name, "", func(s *S) *string { return *field(s) }),
+		schema.StringAttribute{Optional: true, Description: desc, Validators: validators})
+	a.parse = func(args arguments, state any) error {
+		v, ok, err := args.set(name)
+		if err != nil || !ok {
+			return err
+		}
+		var text string
+		if err := v.As(&text); err != nil {
+			return &argError{name, err.Error()}
+		}
+		*field(parentAs[S](state)) = &text
+		return nil
+	}
+	return a
+}
+
 // stringsValue is a list or set of strings as configured; set is false
 // when it is null.
 type stringsValue struct {

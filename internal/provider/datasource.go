@@ -34,8 +34,10 @@ type dataSourceDef struct {
 	// newState is a zero state, for the arguments to be parsed into.
 	newState func() timeoutsHolder
 	// check refuses combinations of arguments no one argument can see;
-	// nil when there are none.
-	check func(state any) error
+	// nil when there are none. configValidators say the same to the
+	// framework, which runs them at validation, before values are known.
+	check            func(state any) error
+	configValidators []datasource.ConfigValidator
 	// read fetches what the parsed arguments in the state ask for, and
 	// puts the results in it.
 	read func(ctx context.Context, c *client.Client, state any) error
@@ -54,6 +56,8 @@ type dataSource[S any] struct {
 	rawJSON bool
 	fields  *recordFields
 	check   func(*S) error // optional
+	// configValidators check at validation what check checks at the read.
+	configValidators []datasource.ConfigValidator
 	// read is the API call, with the client's options for the common
 	// arguments (page_size, include_raw_json, fields).
 	read func(context.Context, *client.Client, *S, client.ListOptions) error
@@ -74,7 +78,8 @@ func registerDataSource[S any, PS interface {
 	}
 	s := sorted(append(append(ds.attrs, timeoutsAttr()), commonAttrs[S, PS](ds.endpoint, ds.rawJSON, ds.fields)...))
 	d := &dataSourceDef{name: ds.name, endpoint: ds.endpoint, description: ds.description, attrs: s, stateType: objectType(s), readLess: ds.readLess, fields: ds.fields,
-		newState: func() timeoutsHolder { return PS(new(S)) },
+		configValidators: ds.configValidators,
+		newState:         func() timeoutsHolder { return PS(new(S)) },
 		read: func(ctx context.Context, c *client.Client, state any) error {
 			s := parentAs[S](state)
 			base := PS(s).base()
@@ -156,7 +161,14 @@ type frameworkDataSource struct {
 	data     *providerData // from the provider's Configure; nil before it, or unconfigured
 }
 
-var _ datasource.DataSourceWithConfigure = (*frameworkDataSource)(nil)
+var (
+	_ datasource.DataSourceWithConfigure        = (*frameworkDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*frameworkDataSource)(nil)
+)
+
+func (f *frameworkDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return f.def.configValidators
+}
 
 // Configure takes the provider data the provider's Configure made.
 func (f *frameworkDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {

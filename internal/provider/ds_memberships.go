@@ -35,10 +35,7 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	rawJSON: true,
 	fields:  &membershipFields,
 	attrs: []attr{
-		intArg(intSpec{name: "status",
-			desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
-				". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
-			func(s *membershipsState) **int64 { return &s.Status }),
+		statusArg(func(s *membershipsState) **int64 { return &s.Status }),
 		boolArg("include_records", "When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. "+
 			"Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large.",
 			true, func(s *membershipsState) **bool { return &s.IncludeRecords }),
@@ -63,6 +60,14 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 			func(s *membershipsState) ([]*string, bool) { return s.emails, true }),
 	},
 })
+
+// statusArg is the status filter of the data sources that read memberships.
+func statusArg[S any](field func(*S) **int64) attr {
+	return intArg(intSpec{name: "status",
+		desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
+			". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
+		field)
+}
 
 // strictFilters is this data source's strict_filters, nil when unset.
 func (s *membershipsState) strictFilters() *bool { return s.StrictFilters }

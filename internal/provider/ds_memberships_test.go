@@ -270,7 +270,7 @@ var edgeMemberships = []string{
 	`{"_id":null,"status":-9223372036854775808,"custom_answers":null}`,
 	`{"_id":"e4","email":"zoë@example.com","status":9223372036854775807,"profile":{"address":"1 Main St"},"membership_name":""}`,
 	`{}`,
-	`{"_id":"e6","email":"a@example.com","status":0,"profile":{"address":42},"custom_answers":[{"answer":null},{}]}`,
+	`{"_id":"e6","email":"a@example.com","external_id":"M-10036","status":0,"profile":{"address":42},"custom_answers":[{"answer":null},{}]}`,
 }
 
 var wantStatusNames = map[string]string{"50": "prospective", "75": "pending", "100": "active", "300": "expired", "350": "cancelled"}

@@ -165,9 +165,11 @@ func variantLabel(name string) string {
 	}, strings.ReplaceAll(name, ", ", "_"))
 }
 
-// hclValue writes a bool, number or list of strings as HCL.
+// hclValue writes a string, bool, number or list of strings as HCL.
 func hclValue(v tftypes.Value) string {
 	switch j := stateJSON(v).(type) {
+	case string:
+		return strconv.Quote(j)
 	case bool:
 		return strconv.FormatBool(j)
 	case json.Number:

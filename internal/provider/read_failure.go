@@ -33,10 +33,22 @@ type readFailure struct {
 	summary, detail string
 }
 
+// resultError refuses what a read found (a lookup that matched nothing,
+// or too much), against the argument that asked for it.
+type resultError struct {
+	attr, summary, detail string
+}
+
+func (e *resultError) Error() string { return e.summary + ": " + e.detail }
+
 func (d *dataSourceDef) failure(err error) readFailure {
 	var bad *argError
 	if errors.As(err, &bad) {
 		return readFailure{attr: bad.attr, summary: "Invalid " + bad.attr, detail: bad.msg}
+	}
+	var refused *resultError
+	if errors.As(err, &refused) {
+		return readFailure{attr: refused.attr, summary: refused.summary, detail: refused.detail}
 	}
 	return readFailure{summary: d.errorSummary(), detail: message(err)}
 }
