@@ -37,12 +37,10 @@ var lookupKeys = []struct {
 
 var membershipDef = registerDataSource(dataSource[membershipState]{
 	name: "membership", endpoint: "memberships",
-	description: "Looks up one membership by `id`, `email` or `external_id`, optionally among those of one `status`. " +
-		"The API has no endpoint for one membership, so the list is read: once per run for every lookup of the same `status`, `page_size` and " +
-		"`include_raw_json`, and that read is shared with a `joinit_memberships` of the same `status`, `page_size` and `include_raw_json` " +
-		"(full records: no `fields`, `include_records` true) that Terraform reads at the same time or after it. " +
-		"A `for_each` of hundreds of lookups costs the requests of one list read; the lookups keep one index of the list, not a copy per lookup. " +
-		"No match fails the plan unless `allow_missing` is true; several matches always fail, listing them.",
+	description: "Looks up one membership by `id`, `email` (without regard to case) or `external_id`, optionally among those of one `status`. " +
+		"The API has no endpoint for one membership: every lookup of a run with the same `status`, `page_size` and `include_raw_json` shares " +
+		"one read of the membership list (with a `joinit_memberships` of those arguments too), so a `for_each` of hundreds of lookups costs " +
+		"the requests of one list read. No match fails the plan unless `allow_missing` is true; several matches always fail, listing them.",
 	read:     readMembership,
 	check:    checkLookupKey,
 	readLess: "leave include_raw_json unset.",
