@@ -1,7 +1,8 @@
 // Command joinit-bench prints the scale benchmark of `make bench`: client
 // reads of N memberships at several latencies and concurrencies, then
 // end-to-end `terraform plan` of full and lean reads against the anchor,
-// Terraform's own jsondecode of the same records. Everything runs against
+// Terraform's own jsondecode of the same records, and joinit_membership
+// lookups in a for_each beside one list read. Everything runs against
 // the sandbox on loopback; nothing is downloaded.
 package main
 
@@ -24,6 +25,8 @@ func main() {
 	cases := flag.String("cases", "all", "comma-separated plan cases against the anchor: full, lean, fields (or all)")
 	anchor := flag.Bool("anchor", true, "measure the anchor (jsondecode of the same records) and the ratios to it")
 	leanSizes := flag.String("lean-sizes", "1000000", "comma-separated numbers of memberships for the lean read alone, without the anchor (empty: none)")
+	lookupOrg := flag.Int("lookup-org", 50000, "memberships of the organization of the lookups table (0: skip the table)")
+	lookups := flag.Int("lookups", 200, "joinit_membership lookups by e-mail in the lookups table")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: joinit-bench [flags]\n\nPrints the scale benchmark tables (see GNUmakefile's bench target).\n\n")
 		flag.PrintDefaults()
@@ -68,6 +71,10 @@ func main() {
 		}
 		fmt.Println("Targets at N=100000: full ≤ 0.65× anchor wall and ≤ 1.0× anchor RSS, provider < 250 MB; lean ≤ 0.05× anchor wall, provider < 100 MB;")
 		fmt.Println("fields (3 attributes) ≤ 0.10× anchor wall. At N=1000000: lean plan ≤ 25 s, provider < 600 MB.")
+		fmt.Println()
+		if *lookupOrg > 0 {
+			check(lookupTable(os.Stdout, *lookupOrg, *lookups))
+		}
 	}
 }
 

@@ -57,21 +57,11 @@ func selectCases(names string) ([]planCase, error) {
 // Without it (sizes where the anchor alone would take minutes and
 // gigabytes) the ratio columns are "-".
 func planTable(out io.Writer, title string, ns []int, cases []planCase, withAnchor bool) error {
-	tmp, err := os.MkdirTemp("", "joinit-bench-")
+	tmp, cliConfig, err := buildProvider()
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	binDir := filepath.Join(tmp, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(binDir, "terraform-provider-joinit"), ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building the provider (run from the repository root): %w", err)
-	}
-	cliConfig := filepath.Join(tmp, "dev.tfrc")
-	if err := os.WriteFile(cliConfig, []byte(provider.DevOverridesCLIConfig(binDir)), 0o644); err != nil {
-		return err
-	}
 
 	fmt.Fprintln(out, "## "+title)
 	fmt.Fprintln(out)
@@ -114,6 +104,27 @@ func planTable(out io.Writer, title string, ns []int, cases []planCase, withAnch
 	w.Flush()
 	fmt.Fprintln(out)
 	return nil
+}
+
+// buildProvider builds the provider into a temporary directory, with a
+// CLI configuration whose dev_overrides point at it; the caller removes tmp.
+func buildProvider() (tmp, cliConfig string, err error) {
+	if tmp, err = os.MkdirTemp("", "joinit-bench-"); err != nil {
+		return "", "", err
+	}
+	binDir := filepath.Join(tmp, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(binDir, "terraform-provider-joinit"), ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", fmt.Errorf("building the provider (run from the repository root): %w", err)
+	}
+	cliConfig = filepath.Join(tmp, "dev.tfrc")
+	if err := os.WriteFile(cliConfig, []byte(provider.DevOverridesCLIConfig(binDir)), 0o644); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", err
+	}
+	return tmp, cliConfig, nil
 }
 
 func row(w io.Writer, n int, name string, r planRun, anchor *planRun) {
