@@ -53,14 +53,14 @@ func TestAccExample_ciPlan(t *testing.T) {
 			t.Fatalf("the plan log holds the address %q", e)
 		}
 	}
-	if got := plannedOutput(t, tf, "plan", "active_member_count"); got != strconv.Itoa(len(active)) {
+	if got := plannedOutput(t, tf, "active_member_count"); got != strconv.Itoa(len(active)) {
 		t.Fatalf("active_member_count = %s, want %d", got, len(active))
 	}
 	// The emails attribute's addresses: distinct, sorted.
 	slices.Sort(emails)
 	emails = slices.Compact(emails)
 	sum := sha256.Sum256([]byte(strings.Join(emails, "\n")))
-	if got := plannedOutput(t, tf, "plan", "active_member_emails_sha256"); got != strconv.Quote(hex.EncodeToString(sum[:])) {
+	if got := plannedOutput(t, tf, "active_member_emails_sha256"); got != strconv.Quote(hex.EncodeToString(sum[:])) {
 		t.Fatalf("active_member_emails_sha256 = %s, want the hash of the %d sorted addresses", got, len(emails))
 	}
 

@@ -38,10 +38,10 @@ func TestAccExample_membershipLookups(t *testing.T) {
 	if _, err := tf.Plan(ctx, append(vars("nobody@example.invalid"), tfexec.Out("plan"))...); err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, tf.output())
 	}
-	if got := plannedOutput(t, tf, "plan", "on_call_not_active"); got != `["nobody@example.invalid"]` {
+	if got := plannedOutput(t, tf, "on_call_not_active"); got != `["nobody@example.invalid"]` {
 		t.Errorf("on_call_not_active = %s", got)
 	}
-	if got, want := plannedOutput(t, tf, "plan", "on_call_membership_names"), `{"`+email+`":"`+textOf(t, member, "membership_name")+`"}`; got != want {
+	if got, want := plannedOutput(t, tf, "on_call_membership_names"), `{"`+email+`":"`+textOf(t, member, "membership_name")+`"}`; got != want {
 		t.Errorf("on_call_membership_names = %s, want %s", got, want)
 	}
 	tf.output()

@@ -35,7 +35,7 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 	if _, err := tf.Plan(ctx, tfexec.Out("plan")); err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, tf.output())
 	}
-	if got := plannedOutput(t, tf, "plan", "active_membership_count"); got != strconv.Itoa(active) {
+	if got := plannedOutput(t, tf, "active_membership_count"); got != strconv.Itoa(active) {
 		t.Fatalf("active_membership_count = %s, want %d", got, active)
 	}
 	tf.output()
@@ -76,10 +76,11 @@ func startExample(t *testing.T, example string, opts sandbox.Options) (*sandbox.
 	})
 }
 
-// plannedOutput is a root output of a saved plan, as JSON text.
-func plannedOutput(t *testing.T, tf *cliTerraform, planFile, name string) string {
+// plannedOutput is a root output of the plan saved as "plan", as JSON
+// text.
+func plannedOutput(t *testing.T, tf *cliTerraform, name string) string {
 	t.Helper()
-	plan, err := tf.ShowPlanFile(context.Background(), planFile)
+	plan, err := tf.ShowPlanFile(context.Background(), "plan")
 	if err != nil {
 		t.Fatal(err)
 	}
