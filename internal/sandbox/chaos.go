@@ -22,10 +22,18 @@ import (
 // the first and second attempts of a request go wrong, a Share of each; at
 // most one of the two lies, so that asking again always gets the truth
 // (the other may still be a transient fault). Later attempts are clean.
+//
+// With Tellings above 1, a plausible lie (an empty page, or one cut short)
+// drawn for a request's first attempt is told again on its next attempts,
+// up to attempt Tellings, as a cache keyed by URL or a lagging replica
+// bound to a kept-alive connection answers the same question the same way;
+// the attempts after it are clean. Asking the same URL again then cannot
+// tell the lie from the truth; another question can.
 type Chaos struct {
-	Seed  uint64
-	Share float64 // of first and second attempts that go wrong, 0..1
-	Lies  bool    // 200s that lie too, not only transient faults
+	Seed     uint64
+	Share    float64 // of first and second attempts that go wrong, 0..1
+	Lies     bool    // 200s that lie too, not only transient faults
+	Tellings int     // attempts a plausible first lie is told on (0 or 1: once)
 }
 
 // chaosKind is what one attempt gets.
@@ -56,6 +64,10 @@ const (
 
 func (k chaosKind) lies() bool { return k >= firstLie }
 
+// plausible is a lie a client cannot tell from a true page by looking at
+// it: valid JSON of the page's shape, with fewer records.
+func (k chaosKind) plausible() bool { return k == lieEmpty || k == lieShort }
+
 // String names a kind, for tests and the campaign's report.
 func (k chaosKind) String() string {
 	return [...]string{"clean", "429", "500 JSON", "502 HTML", "503 JSON", "reset", "slow first byte",
@@ -64,7 +76,18 @@ func (k chaosKind) String() string {
 
 // kindOf is what attempt (1, 2, …) of the request named key gets.
 func (c Chaos) kindOf(key string, attempt int) chaosKind {
-	if attempt < 1 || attempt > 2 || c.Share <= 0 {
+	if attempt < 1 || c.Share <= 0 {
+		return chaosClean
+	}
+	if c.Tellings > 1 {
+		if first := c.roll(key, 1); first.plausible() {
+			if attempt <= c.Tellings {
+				return first
+			}
+			return chaosClean
+		}
+	}
+	if attempt > 2 {
 		return chaosClean
 	}
 	k := c.roll(key, attempt)
@@ -75,15 +98,26 @@ func (c Chaos) kindOf(key string, attempt int) chaosKind {
 	return k
 }
 
-// roll draws an attempt's kind from the schedule, before the one-lie rule.
-func (c Chaos) roll(key string, attempt int) chaosKind {
+// draw is a number drawn from seed, a request's key and an attempt (or
+// any count of that request): the same three, the same number.
+func draw(seed uint64, key string, attempt int) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], c.Seed)
+	binary.LittleEndian.PutUint64(b[:], seed)
 	h.Write(b[:])
 	h.Write([]byte(key))
 	h.Write([]byte{0, byte(attempt)})
-	sum := h.Sum64()
+	return h.Sum64()
+}
+
+// unitDraw is draw as a fraction in [0, 1).
+func unitDraw(seed uint64, key string, attempt int) float64 {
+	return float64(draw(seed, key, attempt)%1_000_000) / 1_000_000
+}
+
+// roll draws an attempt's kind from the schedule, before the one-lie rule.
+func (c Chaos) roll(key string, attempt int) chaosKind {
+	sum := draw(c.Seed, key, attempt)
 	if float64(sum%1_000_000)/1_000_000 >= c.Share {
 		return chaosClean
 	}

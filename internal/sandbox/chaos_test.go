@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The schedule is a function of the seed, the request and the attempt: the
@@ -130,3 +132,80 @@ func TestChaosServesTheSchedule(t *testing.T) {
 
 // cut shortens a body for a failure message.
 func cut(body string) string { return body[:min(len(body), 80)] }
+
+// With Tellings, a plausible first lie is told on every attempt up to
+// Tellings and the truth after; any other first attempt keeps the rules of
+// one-time lies.
+func TestChaosTellsAPlausibleLieAgain(t *testing.T) {
+	t.Parallel()
+	once := Chaos{Seed: 7, Share: 0.3, Lies: true}
+	again := once
+	again.Tellings = 3
+	repeated := 0
+	for i := range 5000 {
+		key := fmt.Sprintf("payments?limit=10&page=%d", i)
+		first := again.kindOf(key, 1)
+		if first != once.kindOf(key, 1) {
+			t.Fatalf("%s: the first attempt differs with Tellings: %v, %v", key, first, once.kindOf(key, 1))
+		}
+		if !first.plausible() {
+			for attempt := 2; attempt < 6; attempt++ {
+				if a, b := again.kindOf(key, attempt), once.kindOf(key, attempt); a != b {
+					t.Fatalf("%s attempt %d: %v with Tellings, %v without", key, attempt, a, b)
+				}
+			}
+			continue
+		}
+		repeated++
+		for attempt := 2; attempt <= 3; attempt++ {
+			if k := again.kindOf(key, attempt); k != first {
+				t.Fatalf("%s attempt %d: %v, want the first lie (%v) again", key, attempt, k, first)
+			}
+		}
+		for attempt := 4; attempt < 7; attempt++ {
+			if k := again.kindOf(key, attempt); k != chaosClean {
+				t.Fatalf("%s attempt %d: %v, want the truth after the tellings", key, attempt, k)
+			}
+		}
+	}
+	if repeated < 150 { // about Share × 2 of the 12 kinds: 250
+		t.Errorf("%d of 5000 requests drew a plausible first lie, want hundreds", repeated)
+	}
+}
+
+// LatencyJitter spreads each answer's latency evenly over the range, from
+// the seed: the same seed draws the same latencies.
+func TestLatencyJitter(t *testing.T) {
+	t.Parallel()
+	draws := func(seed uint64) []time.Duration {
+		var fs faultState
+		fs.set(Faults{Latency: 50 * time.Millisecond, LatencyJitter: 0.2, JitterSeed: seed})
+		var out []time.Duration
+		for i := range 400 {
+			out = append(out, fs.latency(fmt.Sprintf("memberships?count=1000&page=%d", i%40)))
+		}
+		return out
+	}
+	a, b := draws(3), draws(3)
+	lo, hi := time.Hour, time.Duration(0)
+	for i, d := range a {
+		if d != b[i] {
+			t.Fatalf("draw %d: %v then %v from one seed", i, d, b[i])
+		}
+		if d < 40*time.Millisecond || d > 60*time.Millisecond {
+			t.Fatalf("draw %d: %v, outside 50 ms ± 20%%", i, d)
+		}
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo > 42*time.Millisecond || hi < 58*time.Millisecond {
+		t.Errorf("latencies from %v to %v: not spread over the range", lo, hi)
+	}
+	if slices.Equal(a, draws(4)) {
+		t.Error("seeds 3 and 4 draw the same latencies")
+	}
+	var fs faultState
+	fs.set(Faults{Latency: 50 * time.Millisecond})
+	if d := fs.latency("x"); d != 50*time.Millisecond {
+		t.Errorf("without jitter: %v", d)
+	}
+}

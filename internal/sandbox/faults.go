@@ -33,6 +33,12 @@ import (
 // payments and groups (org metrics are monthly periods, nothing to insert).
 type Faults struct {
 	Latency           time.Duration // sleep before answering every request; ends early if the request is cancelled
+	// LatencyJitter spreads Latency: each answer sleeps Latency × (1 + u),
+	// u drawn evenly from [-LatencyJitter, +LatencyJitter] by JitterSeed,
+	// the request (endpoint and query) and its attempt: one seed is one
+	// set of latencies, whatever order requests arrive in. 0.2 is ±20%.
+	LatencyJitter float64
+	JitterSeed    uint64
 	RateLimited       int           // first N attempts per page answer 429 with Retry-After
 	RetryAfter        string        // header value for 429s, e.g. "1" or an HTTP date; "" means "0"
 	ServerErrors      int           // first N attempts per page answer ServerErrorStatus
@@ -96,7 +102,9 @@ type faultState struct {
 	// chaosAttempts counts attempts per request (endpoint and query), for
 	// the chaos schedule.
 	chaosAttempts map[string]int
-	bucket        tokenBucket
+	// latencyDraws counts the latencies drawn per request, for the jitter.
+	latencyDraws map[string]int
+	bucket       tokenBucket
 }
 
 // set replaces the faults and forgets attempts and inserts, so a test can
@@ -119,7 +127,22 @@ func (fs *faultState) set(f Faults) {
 	fs.outOfOrder = [numEndpoints]bool{}
 	fs.served = make(map[attemptKey]struct{})
 	fs.chaosAttempts = make(map[string]int)
+	fs.latencyDraws = make(map[string]int)
 	fs.bucket = newTokenBucket(f.RateLimit, f.RateBurst, time.Now())
+}
+
+// latency is how long the answer to an attempt at the request named key
+// waits: Latency, spread by LatencyJitter.
+func (fs *faultState) latency(key string) time.Duration {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.f
+	if f.LatencyJitter <= 0 || f.Latency <= 0 {
+		return f.Latency
+	}
+	fs.latencyDraws[key]++
+	u := 2*unitDraw(f.JitterSeed, key, fs.latencyDraws[key]) - 1 // in [-1, 1)
+	return time.Duration(float64(f.Latency) * (1 + u*min(f.LatencyJitter, 1)))
 }
 
 // takeToken takes a token from the rate-limit bucket; when there is none it

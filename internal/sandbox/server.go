@@ -51,7 +51,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known bool, rec *RequestRecord) int {
 	ctx := r.Context()
 	f := s.flt.get()
-	if !sleep(ctx, f.Latency) {
+	key := r.URL.Path
+	if known {
+		key = chaosKey(ep, r)
+	}
+	if !sleep(ctx, s.flt.latency(key)) {
 		return statusNoResponse
 	}
 	if !known {
@@ -86,7 +90,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 		w.Header().Set("Retry-After", f.RetryAfter)
 		return writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests")
 	}
-	chaos := s.flt.chaosAttempt(chaosKey(ep, r))
+	chaos := s.flt.chaosAttempt(key)
 	if status, answered := serveTransient(ctx, w, chaos); answered {
 		return status
 	}
