@@ -32,13 +32,13 @@ import (
 // Faults apply to all four endpoints; InsertAfterPage affects memberships,
 // payments and groups (org metrics are monthly periods, nothing to insert).
 type Faults struct {
-	Latency           time.Duration // sleep before answering every request; ends early if the request is cancelled
+	Latency time.Duration // sleep before answering every request; ends early if the request is cancelled
 	// LatencyJitter spreads Latency: each answer sleeps Latency × (1 + u),
 	// u drawn evenly from [-LatencyJitter, +LatencyJitter] by JitterSeed,
 	// the request (endpoint and query) and its attempt: one seed is one
 	// set of latencies, whatever order requests arrive in. 0.2 is ±20%.
-	LatencyJitter float64
-	JitterSeed    uint64
+	LatencyJitter     float64
+	JitterSeed        uint64
 	RateLimited       int           // first N attempts per page answer 429 with Retry-After
 	RetryAfter        string        // header value for 429s, e.g. "1" or an HTTP date; "" means "0"
 	ServerErrors      int           // first N attempts per page answer ServerErrorStatus
