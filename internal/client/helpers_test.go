@@ -283,9 +283,23 @@ func int64Ptr(v int64) *int64 { return &v }
 // or wait for their turn (pager.go).
 func maxPastEnd(conc int) int { return 2*conc - 1 }
 
+// expectedRequests is what a read of n records in pages of p costs one
+// page at a time: every page with records, the page that ends the read
+// and its other question (another count: two for an empty list), and the
+// empty page after a short one.
 func expectedRequests(n, p int) int {
-	if n%p == 0 {
+	switch {
+	case n == 0:
+		return 3
+	case n%p == 0:
 		return n/p + 2
 	}
 	return n/p + 3
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -102,7 +102,7 @@ func readPages[T any, PT interface {
 	start := time.Now()
 	pg := apispec.Lookup(req.endpoint).Paging
 	rd := paging.Read[T]{
-		Endpoint: req.endpoint, Size: req.size, DefaultSize: pg.DefaultSize,
+		Endpoint: req.endpoint, Size: req.size, DefaultSize: pg.DefaultSize, MaxSize: pg.MaxSize,
 		MaxPages: c.cfg.MaxPages, MaxInFlight: c.cfg.MaxConcurrency, KeepRaw: keepRaw,
 		Question: func(page, size int) string { return req.at(page, size).url(c.base) },
 		Recycle:  transport.Recycle,

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
 	"strconv"
@@ -37,6 +38,9 @@ import (
 type Record[T any] struct {
 	Rec T
 	Raw []byte
+	// Sum fingerprints the record's bytes as sent: what tells records
+	// without an id apart when two answers are compared record by record.
+	Sum uint64
 }
 
 // DecodeArray decodes a JSON array page one element at a time: every field
@@ -77,8 +81,10 @@ func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], erro
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", len(out)+1, DescribeError(err))
 		}
+		raw := bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
+		d.Sum = maphash.Bytes(sumSeed, raw)
 		if keepRaw {
-			d.Raw = bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
+			d.Raw = raw
 		}
 		out = append(out, d)
 	}
@@ -90,6 +96,9 @@ func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], erro
 	}
 	return out, nil
 }
+
+// sumSeed is per process: sums only compare records of one run.
+var sumSeed = maphash.MakeSeed()
 
 // isJSONNull reports a body that is the JSON null alone.
 func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }

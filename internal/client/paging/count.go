@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
@@ -91,6 +93,15 @@ type countReader[T any, PT interface {
 	front   *pendingAsk[T]
 	frontAt int
 	reask   *pendingAsk[T]
+	// other is the first other question of the end endInSight saw
+	// (other_question.go), sent in the background; claimed are the
+	// records of each page decoded so far, as it came back.
+	other     *pendingOther
+	claimedMu sync.Mutex
+	claimed   map[int]int
+	// prevPrints fingerprint the records of the last page handed over:
+	// what an other question must repeat before an end at the next page.
+	prevPrints []uint64
 	// lastHanded is the last page step took.
 	lastHanded int
 
@@ -154,7 +165,14 @@ func pageSaid[T any](p decodedPage[T]) answer { return p.said }
 // empty page ends the read, a short one (fewer records than the count
 // asked for) at its confirmation, the page after it.
 func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
-	switch n := len(p.records); {
+	n := len(p.records)
+	r.claimedMu.Lock()
+	if r.claimed == nil {
+		r.claimed = map[int]int{}
+	}
+	r.claimed[page] = n
+	r.claimedMu.Unlock()
+	switch {
 	case n == 0:
 		return page
 	case n < p.asked:
@@ -225,6 +243,7 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	}
 	plan := r.next(page, n)
 	r.prevConfirmed = confirmed
+	r.prevPrints = printsOf[T, PT](p.records)
 	return plan, nil
 }
 
@@ -234,6 +253,12 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 // in the run. It returns the answer believed, and whether it was asked
 // for twice.
 func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T], bool, error) {
+	if r.endsHere(page, len(p.records)) {
+		if c, ok := r.claimAt(page, len(p.records)); ok {
+			c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
+			return r.confirmEnd(page, p, c, 0)
+		}
+	}
 	return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, r.endsHere(page, len(p.records)),
 		pageSaid[T], r.askAgain, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 }

@@ -57,7 +57,8 @@ func (a *pendingAsk[T]) drop() {
 // page asked again (its second answer) and, in a concurrent read, the
 // closing check of page 1. step takes them when page's turn comes.
 func (r *countReader[T, PT]) endInSight(page int, empty bool) {
-	if r.wantsSecondAnswer(page, empty) && r.reask == nil {
+	if r.wantsSecondAnswer(page, empty) && !r.sendOther(page) && r.reask == nil {
+		// No other question can test it: its second answer, as asked.
 		r.reask = r.askInBackground(page, r.askOrEmpty)
 	}
 	if page > 1 {
@@ -111,6 +112,7 @@ func (r *countReader[T, PT]) sendFrontCheckAtEnd(page, n int) {
 func (r *countReader[T, PT]) dropPending() {
 	r.reask.drop()
 	r.reask = nil
+	r.dropOther()
 	r.front.drop()
 	r.front = nil
 }

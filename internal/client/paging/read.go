@@ -19,6 +19,9 @@ import (
 type Read[T any] struct {
 	Endpoint string // named in errors and logs
 	Size     int    // the page size asked for (count or limit)
+	// MaxSize is the largest page size the API allows: the other page
+	// sizes an end is confirmed with are at most it (other_question.go).
+	MaxSize int
 	// DefaultSize is the API's default page size: what a server that
 	// ignores the size asked for serves.
 	DefaultSize int

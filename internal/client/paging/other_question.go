@@ -1,0 +1,155 @@
+package paging
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+)
+
+// A lie told again is believed: a cache keyed by URL, or a lagging replica
+// bound to a kept-alive connection, answers the same question the same way
+// however often it is asked. So an answer that ends a read is confirmed by
+// another question, one such a server cannot answer from the first: the
+// page that holds the claimed end asked with another page size. Its
+// answer must repeat the records the read holds just before the end, in
+// order, and hold nothing past it (DESIGN.md, "Paging rules").
+//
+// A lie only takes records away (an empty page, a page cut short), never
+// adds any: so records past the claimed end refute the claim, and an
+// answer that lacks records the read holds is itself a lie, and tells
+// nothing. The other question is chosen so that the end falls in the first
+// half of its page (2r < size, r the records before the end on it): a page
+// cut in half then still shows records past a false end.
+
+// endClaim is an answer claiming that the list ends at position end (no
+// record there), with the fingerprints of the records the read holds at
+// positions [from, end): the page before and the claiming page's own.
+type endClaim struct {
+	end, from int
+	held      []uint64
+}
+
+// verdict is what another question's answer says of a claim.
+type verdict int
+
+const (
+	unusable verdict = iota // it lacks records the read holds: a lie of its own
+	confirms                // the held records, and nothing past the end
+	refutes                 // records past the end: the claim was false
+)
+
+// otherQuestions are up to n questions (page, size) whose page holds the
+// claimed end in its first half and starts among the held records, sizes
+// nearest to size first, from 2 to maxSize, never size itself. For an
+// empty list (end 0) every question is page 1.
+func (c endClaim) otherQuestions(size, maxSize, n int) [][2]int {
+	var out [][2]int
+	for d := 1; len(out) < n && (size-d >= 2 || size+d <= maxSize); d++ {
+		for _, s := range []int{size - d, size + d} {
+			if s < 2 || s > maxSize || len(out) == n {
+				continue
+			}
+			if c.end == 0 {
+				out = append(out, [2]int{1, s})
+				continue
+			}
+			r := c.end % s
+			if r >= 1 && 2*r < s && c.end-r >= c.from {
+				out = append(out, [2]int{c.end/s + 1, s})
+			}
+		}
+	}
+	return out
+}
+
+// judge reads another question's answer, whose page starts at position
+// start: the records it holds in fingerprints.
+func (c endClaim) judge(start int, answer []uint64) verdict {
+	before := c.end - start // records it must repeat
+	if len(answer) < before || !slices.Equal(answer[:before], c.held[start-c.from:]) {
+		return unusable
+	}
+	if len(answer) > before {
+		return refutes
+	}
+	return confirms
+}
+
+// otherOpinions is how many other questions a claim may take before the
+// read fails; an empty list needs two to agree, as no held record tells a
+// lie of an empty answer from the truth.
+const otherOpinions = 3
+
+// askOther tests a claim with other questions, asked with fetch (the
+// fingerprints of a page's records). It returns confirms or refutes, or
+// unusable when no answer could be used: a server that does not keep to
+// the page size asked (it serves its own, or ignores it) answers other
+// questions with pages that do not line up with the read's; the caller
+// then asks the page itself again, as for a server of one page size.
+func askOther(ctx context.Context, c endClaim, size, maxSize int,
+	fetch func(ctx context.Context, page, size int) ([]uint64, error),
+) (verdict, error) {
+	need := 1
+	if c.end == 0 {
+		need = 2
+	}
+	confirmed := 0
+	for _, q := range c.otherQuestions(size, maxSize, otherOpinions) {
+		answer, err := fetch(ctx, q[0], q[1])
+		if err != nil {
+			return unusable, err
+		}
+		switch c.judge((q[0]-1)*q[1], answer) {
+		case refutes:
+			return refutes, nil
+		case confirms:
+			if confirmed++; confirmed == need {
+				return confirms, nil
+			}
+		}
+	}
+	return unusable, nil
+}
+
+// printsOf fingerprints records for a claim: by id, or by their bytes
+// for records without one.
+func printsOf[T any, PT interface {
+	*T
+	Record
+}](recs []pagejson.Record[T]) []uint64 {
+	out := make([]uint64, len(recs))
+	for i := range recs {
+		if id := PT(&recs[i].Rec).Key(); id != "" {
+			h := newIDsHash()
+			h.add(id)
+			out[i] = h.sum()
+		} else {
+			out[i] = recs[i].Sum
+		}
+	}
+	return out
+}
+
+// maxRefuted is how many times a page whose answer was refuted is asked
+// again for another answer before the read fails: a cache or a replica
+// that repeats a lie stops after a few asks.
+const maxRefuted = 4
+
+// askUntilOther asks page again until its answer differs from the refuted
+// one, and returns that answer.
+func askUntilOther[P any](ctx context.Context, endpoint string, page int, refuted answer,
+	ask func(context.Context, int) (P, error), said func(P) answer,
+) (P, error) {
+	for range maxRefuted {
+		again, err := ask(ctx, page)
+		if err != nil || said(again).digest != refuted.digest {
+			return again, err
+		}
+	}
+	var zero P
+	return zero, &failure.PageError{Endpoint: endpoint, Page: page, Err: failure.ErrInconsistentAnswers, Reason: fmt.Sprintf(
+		"the page's answer (%d records) ends the list, but the same page asked with another page size holds records past that end, and asked %d times more the page gave the same answer: the server repeats an answer that is not true; try again later", refuted.records, maxRefuted)}
+}
