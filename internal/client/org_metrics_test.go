@@ -55,13 +55,15 @@ func TestOrgMetricsPaging(t *testing.T) {
 			t.Parallel()
 			sb, base := startSandbox(t, sandbox.Options{OrgMetrics: tc.n})
 			wantKeys := rawMetricKeys(t, sb.OrgMetricsJSON())
-			// Every page, and the answer that ends the read asked twice
-			// when no other page confirms it: a short last page, or a
-			// totalPages of 0 or 1 (page 1 the only one to say so).
-			wantRequests := max(tc.pages, 1)
+			// Every page, and the other question of the answer that ends
+			// the read when no other page confirms it: a short last page,
+			// or a totalPages of 0 or 1 (page 1 the only one to say so);
+			// two for an empty list.
+			wantRequests, wantOthers := max(tc.pages, 1), 0
 			if size := cmp.Or(tc.size, 100); tc.pages <= 1 || tc.n%size != 0 {
-				wantRequests++
+				wantOthers = 1 + btoi(tc.n == 0)
 			}
+			wantRequests += wantOthers
 			for _, conc := range []int{1, 4} {
 				sb.ResetCounters()
 				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
@@ -80,10 +82,17 @@ func TestOrgMetricsPaging(t *testing.T) {
 				if tc.size == 0 {
 					wantLimit = "100"
 				}
+				others := 0
 				for _, r := range sb.RequestLog() {
-					if r.Query.Get("limit") != wantLimit || r.Query.Has("count") {
+					if r.Query.Has("count") || !r.Query.Has("limit") {
 						t.Fatalf("query %v, want limit=%s and no count", r.Query, wantLimit)
 					}
+					if r.Query.Get("limit") != wantLimit {
+						others++
+					}
+				}
+				if others != wantOthers {
+					t.Fatalf("%d requests with another limit than %s, want %d (the end's other questions)", others, wantLimit, wantOthers)
 				}
 				raws := sb.OrgMetricsJSON()
 				for i, m := range om.Results {
@@ -105,9 +114,10 @@ func metadataBody(page, limit, totalPages int, keys ...int) []byte {
 	return fmt.Appendf(nil, `{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, strings.Join(parts, ","), page, limit, totalPages)
 }
 
-// An empty answer is asked twice before it is believed: a lagging replica
-// answers empty for a moment.
-func TestOrgMetricsEmptyIsTwoRequests(t *testing.T) {
+// An empty answer is believed once two other questions (page 1 at other
+// limits) agree: a lagging replica answers empty for a moment, and a cache
+// keyed by URL answers so as often as it is asked.
+func TestOrgMetricsEmptyIsThreeRequests(t *testing.T) {
 	t.Parallel()
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		writeJSON(w, []byte(`{"results":[],"page":1,"limit":100,"totalPages":0}`))
@@ -117,7 +127,7 @@ func TestOrgMetricsEmptyIsTwoRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(om.Results) != 0 || om.TotalPages != 0 || api.count() != 2 {
+	if len(om.Results) != 0 || om.TotalPages != 0 || api.count() != 3 {
 		t.Fatalf("%d results, totalPages %d, %d requests", len(om.Results), om.TotalPages, api.count())
 	}
 }

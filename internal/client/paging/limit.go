@@ -54,10 +54,11 @@ type limitReader[T any, PT interface {
 	acc *accumulator[T, PT]
 
 	total, firstTotal int
-	emptyAt           int  // the first page before totalPages that came back empty
-	servesLess        bool // a page before the last held fewer results than asked for
-	perPage           int  // results a page holds: the limit, or what the server serves
-	prevConfirmed     bool // the page before was short, and asked twice
+	emptyAt           int      // the first page before totalPages that came back empty
+	servesLess        bool     // a page before the last held fewer results than asked for
+	perPage           int      // results a page holds: the limit, or what the server serves
+	prevConfirmed     bool     // the page before was short, and asked twice
+	prevPrints        []uint64 // the results of the page before, for an other question
 }
 
 // fetch gets and decodes one page. Two answers agree when they hold the
@@ -88,14 +89,24 @@ func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
 
 // believe takes a page's answer as true, or first asks the page again.
 func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bool, error) {
-	n := len(p.records)
-	// An empty page is not doubted after a short page asked twice, nor
-	// after an empty page before totalPages (believed already): the pages
-	// after it must be empty too.
-	emptyAgreed := n == 0 && (m.prevConfirmed || m.emptyAt > 0)
-	endsHere := (n < m.perPage && !emptyAgreed) || (page == 1 && p.totalPages <= 1)
+	endsHere := m.endsHere(page, p)
+	if endsHere {
+		if c, ok := m.claimAt(page, len(p.records)); ok {
+			return m.confirmEnd(page, p, c)
+		}
+	}
 	ask := func(ctx context.Context, page int) (limitPage[T], error) { return m.fetch(ctx, page, nil) }
 	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], ask, nil)
+}
+
+// endsHere reports an answer that would end the read: fewer results than
+// a page holds, or page 1 saying it is the only page. An empty page is not
+// doubted after a short page confirmed, nor after an empty page before
+// totalPages (believed already): the pages after it must be empty too.
+func (m *limitReader[T, PT]) endsHere(page int, p limitPage[T]) bool {
+	n := len(p.records)
+	emptyAgreed := n == 0 && (m.prevConfirmed || m.emptyAt > 0)
+	return (n < m.perPage && !emptyAgreed) || (page == 1 && p.totalPages <= 1)
 }
 
 func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pagePlan, error) {
@@ -140,6 +151,7 @@ func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pag
 	}
 	m.acc.keep(p.records, rd.KeepRaw)
 	m.prevConfirmed = confirmed && n > 0 && short
+	m.prevPrints = printsOf[T, PT](p.records)
 	switch {
 	case page < m.total:
 		return pagePlan{inFlight: rd.MaxInFlight, last: m.total}, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -66,6 +67,56 @@ func TestRepeatedLieIsRefutedByAnotherQuestion(t *testing.T) {
 					if !slices.Equal(ids(got), want) && (len(got) != 0 || n != 0) {
 						t.Errorf("%s: read %d records %v, want %d", name, len(got), ids(got), n)
 					}
+				}
+			}
+		}
+	}
+}
+
+// The same for a limit-style read of records without ids (org metrics),
+// told apart by their bytes: an empty lie says totalPages 0, as a replica
+// without the data does; a short one keeps the true totalPages.
+func TestRepeatedLieIsRefutedByAnotherQuestion_limit(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 7, 30, 37} {
+		for _, lied := range []int{1, 2, 3, 4} {
+			for _, short := range []bool{false, true} {
+				name := fmt.Sprintf("%d records, page %d lies (short %t)", n, lied, short)
+				all := make([]string, n)
+				for i := range all {
+					all[i] = fmt.Sprintf(`{"k":"m%02d"}`, i)
+				}
+				var mu sync.Mutex
+				asked := map[[2]int]int{}
+				api := func(page, size int) (int, []byte) {
+					mu.Lock()
+					asked[[2]int{page, size}]++
+					tellings := asked[[2]int{page, size}]
+					mu.Unlock()
+					from := min((page-1)*size, n)
+					recs, total := all[from:min(from+size, n)], (n+size-1)/size
+					if page == lied && size == 10 && tellings <= 3 {
+						if !short {
+							recs, total = nil, 0
+						} else {
+							recs = recs[:len(recs)/2]
+						}
+					}
+					return http.StatusOK, fmt.Appendf(nil, `{"results":[%s],"page":%d,"limit":%d,"totalPages":%d}`, strings.Join(recs, ","), page, size, total)
+				}
+				rd := limitRead(api, 10)
+				rd.MaxSize = 100
+				got, _, _, err := ReadLimit[testRecord](context.Background(), rd)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				var raws []string
+				for _, r := range got {
+					raws = append(raws, r.Raw)
+				}
+				if !slices.Equal(raws, all) && (len(got) != 0 || n != 0) {
+					t.Errorf("%s: read %d records, want %d", name, len(got), n)
 				}
 			}
 		}

@@ -1,0 +1,63 @@
+package paging
+
+import (
+	"context"
+	"slices"
+)
+
+// The other question of a limit-style read (other_question.go): an answer
+// that ends the read (page 1 saying it is the only page, or a page short
+// of a full one) is believed when the page holding that end, asked with
+// another limit, repeats the records before it and holds nothing past it.
+
+// claimAt is the claim of a page of n results that ends the read, when an
+// other question can test it: the server serves what is asked (no page
+// before the last held fewer), and the page before was full.
+func (m *limitReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
+	size := m.rd.Size
+	if m.rd.MaxSize < 2 || m.servesLess || (page > 1 && len(m.prevPrints) != size) {
+		return endClaim{}, false
+	}
+	start := (page - 1) * size
+	return endClaim{end: start + n, from: max(start-size, 0)}, true
+}
+
+// fetchPrints asks page with limit size and fingerprints its results.
+func (m *limitReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([]uint64, error) {
+	p, err := m.rd.Fetch(ctx, page, size, nil)
+	if err != nil {
+		return nil, err
+	}
+	return printsOf[T, PT](p.Records), nil
+}
+
+// confirmEnd believes p's claim c when an other question confirms it;
+// when one refutes it, page is asked again until it answers otherwise, and
+// that answer is believed as any other (asked twice if it ends the read
+// too). It returns the answer believed, and whether it was confirmed.
+func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (limitPage[T], bool, error) {
+	ask := func(ctx context.Context, page int) (limitPage[T], error) { return m.fetch(ctx, page, nil) }
+	c.held = append(slices.Clip(m.prevPrints), printsOf[T, PT](p.records)...)
+	v, err := askOther(m.ctx, c, m.rd.Size, m.rd.MaxSize, m.fetchPrints)
+	switch {
+	case err != nil:
+		return p, false, err
+	case v == unusable:
+		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, true, limitSaid[T], ask, nil)
+	case v == confirms:
+		m.rd.Book.record(p.question, p.said)
+		return p, true, nil
+	}
+	m.rd.Logger.Warn(m.ctx, "a page ended the list, but the same place asked with another page size holds more records: the answer was not true; asking the page again", map[string]any{
+		"endpoint": m.rd.Endpoint, "page": page, "records": len(p.records),
+	})
+	again, err := askUntilOther(m.ctx, m.rd.Endpoint, page, p.said, ask, limitSaid[T])
+	if err != nil {
+		return again, false, err
+	}
+	if m.endsHere(page, again) {
+		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, again, again.question, true, limitSaid[T], ask, nil)
+	}
+	m.rd.Book.record(again.question, again.said)
+	return again, true, nil
+}
