@@ -146,6 +146,7 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 		var p paging.Page[T]
 		err := c.transport.Get(ctx, transport.Request{
 			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base), BytesIn: bytesIn,
+			Urgent: bytesIn == nil, // asked outside the schedule: what the end waits on (paging.Read.Fetch)
 			Accept: func(body []byte) error {
 				if err := c.decoders.Acquire(ctx); err != nil {
 					transport.Recycle(body)

@@ -122,6 +122,9 @@ type Request struct {
 	// BytesIn, when set, is called once a large answer's bytes are in,
 	// before Accept decodes them: the page has left the network.
 	BytesIn func()
+	// Urgent requests are what a read's end waits on: each attempt takes
+	// the next place in the send window, before requests queued earlier.
+	Urgent bool
 	// Accept takes a 2xx answer's body, after the body is closed (so off
 	// the send window). It owns the body (Recycle it when refusing it);
 	// an error means the answer is not a page, and it is retried like a

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -24,8 +25,11 @@ type sendWindow struct {
 	answers  int // answers not refused since the window last grew
 	inFlight int
 	waiters  []chan struct{}
-	sent     uint64 // requests sent so far: a request's ticket
-	cutAt    uint64 // the ticket of the last request sent before the last cut
+	// urgentAhead is how many waiters at the head of waiters are urgent
+	// (acquire's urgent): they go before the rest, oldest first.
+	urgentAhead int
+	sent        uint64 // requests sent so far: a request's ticket
+	cutAt       uint64 // the ticket of the last request sent before the last cut
 
 	successes atomic.Uint64 // successful (2xx) answers, provider-wide
 }
@@ -41,8 +45,11 @@ func (w *sendWindow) limit() int { return w.size }
 // the retry policy measures other requests' progress by.
 func (w *sendWindow) successCount() uint64 { return w.successes.Load() }
 
-// acquire waits for a place in the window.
-func (w *sendWindow) acquire(ctx context.Context) error {
+// acquire waits for a place in the window. An urgent request (what a
+// read's end waits on: an other question, a page asked again, the closing
+// check) takes the next place, before requests that waited longer: pages
+// sent past a claimed end must not hold up the answer that confirms it.
+func (w *sendWindow) acquire(ctx context.Context, urgent bool) error {
 	w.mu.Lock()
 	if len(w.waiters) == 0 && w.inFlight < w.limit() {
 		w.inFlight++
@@ -50,7 +57,12 @@ func (w *sendWindow) acquire(ctx context.Context) error {
 		return nil
 	}
 	ch := make(chan struct{})
-	w.waiters = append(w.waiters, ch)
+	if urgent {
+		w.waiters = slices.Insert(w.waiters, w.urgentAhead, ch)
+		w.urgentAhead++
+	} else {
+		w.waiters = append(w.waiters, ch)
+	}
 	w.mu.Unlock()
 	return w.await(ctx, ch)
 }
@@ -68,6 +80,7 @@ func (w *sendWindow) yieldIfOver(ctx context.Context) error {
 	w.inFlight--
 	ch := make(chan struct{})
 	w.waiters = append([]chan struct{}{ch}, w.waiters...)
+	w.urgentAhead++ // it held a place already: it goes first
 	w.mu.Unlock()
 	return w.await(ctx, ch)
 }
@@ -82,6 +95,9 @@ func (w *sendWindow) await(ctx context.Context, ch chan struct{}) error {
 		for i, c := range w.waiters {
 			if c == ch {
 				w.waiters = append(w.waiters[:i], w.waiters[i+1:]...)
+				if i < w.urgentAhead {
+					w.urgentAhead--
+				}
 				w.mu.Unlock()
 				return ctx.Err()
 			}
@@ -116,6 +132,7 @@ func (w *sendWindow) admit() {
 	for len(w.waiters) > 0 && w.inFlight < w.limit() {
 		ch := w.waiters[0]
 		w.waiters = w.waiters[1:]
+		w.urgentAhead = max(w.urgentAhead-1, 0)
 		w.inFlight++
 		close(ch)
 	}
