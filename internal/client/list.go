@@ -141,8 +141,8 @@ func readPages[T any, PT interface {
 // the transport, its body repaired of text that is not valid Unicode and
 // decoded by decode inside the retry loop (so a body that does not decode
 // is retried), while holding a place at the decode gate.
-func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int, func()) (paging.Page[T], error) {
-	return func(ctx context.Context, page, size int, bytesIn func()) (paging.Page[T], error) {
+func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int, func(int)) (paging.Page[T], error) {
+	return func(ctx context.Context, page, size int, bytesIn func(int)) (paging.Page[T], error) {
 		var p paging.Page[T]
 		err := c.transport.Get(ctx, transport.Request{
 			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base), BytesIn: bytesIn,

@@ -187,7 +187,7 @@ func (r *countReader[T, PT]) ask(ctx context.Context, page int) (decodedPage[T],
 }
 
 // fetch gets and decodes one page. It runs concurrently with other pages.
-func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (decodedPage[T], error) {
+func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func(int)) (decodedPage[T], error) {
 	size := r.count
 	p, err := r.rd.Fetch(ctx, page, size, bytesIn)
 	if err != nil {

@@ -63,7 +63,7 @@ type limitReader[T any, PT interface {
 
 // fetch gets and decodes one page. Two answers agree when they hold the
 // same results and the same totalPages.
-func (m *limitReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func()) (limitPage[T], error) {
+func (m *limitReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func(int)) (limitPage[T], error) {
 	p, err := m.rd.Fetch(ctx, page, m.rd.Size, bytesIn)
 	if err != nil {
 		return limitPage[T]{}, err

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -34,7 +35,7 @@ type pageSource[R any] interface {
 	// decoded. A small answer (an empty page, the likeliest end) it may
 	// decode first: what it holds then bounds what is sent next
 	// (claimsEnd), at no cost in time.
-	fetch(ctx context.Context, page int, bytesIn func()) (R, error)
+	fetch(ctx context.Context, page int, bytesIn func(size int)) (R, error)
 	// claimsEnd says, of a page as it came back, the last page worth
 	// sending if its answer is true (0: no claim): an empty page ends the
 	// read there, a short page at the page after it. It runs concurrently
@@ -81,12 +82,19 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 	// A page's number is sent once, when it leaves the network (bytes
 	// in, or done without them): at most the pages on the network are
 	// owed one.
-	offNetwork := make(chan int, 2*maxInFlight+1)
-	answered := map[int]bool{} // pages off the network, not yet handed over
+	offNetwork := make(chan [2]int, 2*maxInFlight+1) // page and its sending (gens)
+	answered := map[int]bool{}                       // pages off the network, not yet handed over
 	launched, onNetwork := 0, 0
+	// Pages past an end in sight, still unanswered, are cancelled
+	// (dropped): their places go to what the end waits on. An end that
+	// proves false sends them again; gens tells a page's sendings apart.
+	gens := map[int]int{}
+	cancels := map[int]context.CancelFunc{}
+	dropped := map[int]bool{}
 	var claimsMu sync.Mutex
-	claims := map[int]int{} // page -> the last page worth sending, by its answer
-	told := 0               // the last page endInSight was told of
+	claims := map[int]int{}  // page -> the last page worth sending, by its answer
+	told := 0                // the last page endInSight was told of
+	var largest atomic.Int64 // the largest answer so far, in bytes
 	defer func() {
 		cancel()
 		_ = g.Wait() // workers report through their channels, never here
@@ -110,24 +118,38 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		}
 		return last, lowest
 	}
-	launch := func() {
-		launched++
+	send := func(page int) {
 		onNetwork++
 		ch := make(chan result, 1)
-		inFlight[launched] = ch
-		page := launched
+		inFlight[page] = ch
+		gens[page]++
+		gen := gens[page]
+		ctx, cancelPage := context.WithCancel(ctx)
+		cancels[page] = cancelPage
+		delete(dropped, page)
 		g.Go(func() error {
 			var once sync.Once
 			leave := func() {
 				once.Do(func() {
-					offNetwork <- page
+					offNetwork <- [2]int{page, gen}
 					// Let the loop send the next page now: on a busy
 					// machine this goroutine would decode on, and the
 					// loop wait for a core, for up to a time slice.
 					runtime.Gosched()
 				})
 			}
-			r, err := src.fetch(ctx, page, leave)
+			// A large answer leaves before it is decoded when it is about
+			// as large as the largest so far: a smaller one may be the
+			// short page that ends the read, and decoded first (a few
+			// milliseconds), its claim bounds what is sent next instead
+			// of a page past the end going out in its place.
+			early := func(size int) {
+				if int64(size)*10 >= largest.Load()*9 {
+					leave()
+				}
+				storeMax(&largest, int64(size))
+			}
+			r, err := src.fetch(ctx, page, early)
 			if err == nil {
 				if upTo := src.claimsEnd(page, r); upTo > 0 {
 					claimsMu.Lock()
@@ -140,15 +162,31 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 			return nil
 		})
 	}
+	launch := func() {
+		launched++
+		send(launched)
+	}
+	// drop cancels the pages past last not yet answered: the end in sight
+	// needs their places more (its other question, the closing check).
+	drop := func(last int) {
+		for p := range inFlight {
+			if p > last && !answered[p] {
+				cancels[p]()
+				delete(inFlight, p)
+				gens[p]++ // what its sending still says is stale
+				dropped[p] = true
+			}
+		}
+	}
 	// tellEnd tells src of the lowest claim once every page before it
-	// was answered.
-	tellEnd := func(next, lowest int) {
+	// was answered, and reports whether it did.
+	tellEnd := func(next, lowest int) bool {
 		if lowest == 0 || lowest <= told {
-			return
+			return false
 		}
 		for p := next; p < lowest; p++ {
 			if !answered[p] {
-				return
+				return false
 			}
 		}
 		told = lowest
@@ -156,6 +194,7 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		empty := claims[lowest] == lowest
 		claimsMu.Unlock()
 		src.endInSight(lowest, empty)
+		return true
 	}
 	heldUp := false // decoding, not the network, holds the read up
 	defer func() {
@@ -172,6 +211,11 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 				ahead = 2 * flight // as many on the network, as many held
 			}
 			last, lowest := horizon(next)
+			for p := next; p <= min(last, launched) && onNetwork < flight; p++ {
+				if dropped[p] {
+					send(p) // the end it was dropped for did not hold
+				}
+			}
 			for launched < last && onNetwork < flight && launched < next-1+ahead {
 				launch()
 			}
@@ -187,7 +231,9 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 			// Not yet sent (the pages on the network may be owed their
 			// places still): the select below waits for a place, as
 			// receiving from the nil channel of a page not sent blocks.
-			tellEnd(next, lowest)
+			if tellEnd(next, lowest) {
+				drop(last)
+			}
 			// The page whose turn it is first: the read may end there.
 			select {
 			case res = <-inFlight[next]:
@@ -196,9 +242,9 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 			default:
 			}
 			select {
-			case p := <-offNetwork:
+			case off := <-offNetwork:
 				onNetwork--
-				if p >= next {
+				if p := off[0]; p >= next && off[1] == gens[p] {
 					answered[p] = true
 				}
 			case res = <-inFlight[next]:
@@ -238,6 +284,15 @@ func answeredBeyond[R any](inFlight map[int]chan struct {
 		}
 	}
 	return nil
+}
+
+// storeMax raises m to v when v is larger.
+func storeMax(m *atomic.Int64, v int64) {
+	for old := m.Load(); v > old; old = m.Load() {
+		if m.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 // errPageCap is returned when the plan's last page was reached without the

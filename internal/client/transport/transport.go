@@ -119,9 +119,10 @@ type Request struct {
 	Endpoint string // named in errors and logs, e.g. "memberships"
 	Page     int
 	URL      string
-	// BytesIn, when set, is called once a large answer's bytes are in,
-	// before Accept decodes them: the page has left the network.
-	BytesIn func()
+	// BytesIn, when set, is called with the answer's size once a large
+	// answer's bytes are in, before Accept decodes them: the page may leave
+	// the network (the caller decides, by the size).
+	BytesIn func(size int)
 	// Urgent requests are what a read's end waits on: each attempt takes
 	// the next place in the send window, before requests queued earlier.
 	Urgent bool
@@ -164,7 +165,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		}
 		t.trace(a, TraceBytesIn)
 		if r.BytesIn != nil && len(b) >= decodeBesideNetwork {
-			r.BytesIn()
+			r.BytesIn(len(b))
 		}
 		size = len(b)
 		if err := r.Accept(b); err != nil {
