@@ -86,7 +86,13 @@ var clientTables = []struct {
 	{"reads", func(ns []int, ls []time.Duration, cs []int) error { return clientTable(os.Stdout, ns, ls, cs) }},
 	{"schedule", func([]int, []time.Duration, []int) error { return scheduleTable(os.Stdout) }},
 	{"full-pages", func([]int, []time.Duration, []int) error { return fullPagesTable(os.Stdout) }},
-	{"ends", func([]int, []time.Duration, []int) error { return endsTable(os.Stdout) }},
+	{"ends", func([]int, []time.Duration, []int) error {
+		if err := endsTable(os.Stdout); err != nil {
+			return err
+		}
+		return concurrentEndRow(os.Stdout)
+	}},
+	{"jitter", func([]int, []time.Duration, []int) error { return jitterTable(os.Stdout) }},
 	{"rate-limit", func([]int, []time.Duration, []int) error { return rateLimitTable(os.Stdout) }},
 }
 
