@@ -148,11 +148,16 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base), BytesIn: bytesIn,
 			Urgent: bytesIn == nil, // asked outside the schedule: what the end waits on (paging.Read.Fetch)
 			Accept: func(body []byte) error {
-				if err := c.decoders.Acquire(ctx); err != nil {
-					transport.Recycle(body)
-					return err
+				// A small answer (an empty page, the likeliest end) is
+				// decoded at once, not behind full pages at the gate: it
+				// takes microseconds, and the end waits on it.
+				if len(body) >= decodeWithoutGate {
+					if err := c.decoders.Acquire(ctx); err != nil {
+						transport.Recycle(body)
+						return err
+					}
+					defer c.decoders.Release()
 				}
-				defer c.decoders.Release()
 				if fixed := c.repairText(ctx, body, req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
 					transport.Recycle(body) // the repaired copy is decoded instead
 					body = fixed
@@ -168,6 +173,10 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 		return p, err
 	}
 }
+
+// decodeWithoutGate is the size below which an answer is decoded without
+// a place at the decode gate.
+const decodeWithoutGate = 16 << 10
 
 // decodeMetadataPage decodes a page of a limit-style endpoint. A page that
 // names another page than was asked for is a server not advancing, not a

@@ -37,15 +37,17 @@ func (r *countReader[T, PT]) sendOther(page int) bool {
 	if r.other != nil {
 		return true
 	}
-	// The end is where it claims only after a full page: the page before
-	// must have been decoded, not only answered (an empty page comes back
-	// before a short page before it is decoded). Else step asks, once the
-	// page before is known.
+	// The end is where it claims only after a full page. The page before
+	// may be answered but not decoded yet: it is taken for full, as an
+	// answer at least half the size of the largest leaves the network
+	// before it is decoded (readPages), and a smaller one, the likely
+	// short page, is decoded first and claims the end itself. Should it
+	// prove short after all, confirmEnd asks its own question instead.
 	r.claimedMu.Lock()
 	n, ok := r.claimed[page]
 	before, decoded := r.claimed[page-1]
 	r.claimedMu.Unlock()
-	if !ok || (page > 1 && (!decoded || before < r.count)) {
+	if !ok || (page > 1 && decoded && before < r.count) {
 		return page > 1 && ok // asked by step: no second answer of the page itself
 	}
 	start := (page - 1) * r.count
