@@ -95,7 +95,8 @@ func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Payments and groups: a short page 1 and the empty page 2 asked twice;
+	// Payments and groups: a short page 1, the empty page 2 and its other
+	// question;
 	// org metrics: three full pages, the last confirming page 1's
 	// totalPages.
 	if sb.Requests("payments") != 3 || sb.Requests("groups") != 3 || sb.Requests("org_metrics") != 3 {
@@ -185,7 +186,7 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		t.Fatalf("the other caller failed because one cancelled: %v", otherErr)
 	}
 	equalIDs(t, "other", membershipIDs(other), rawIDs(t, sb.MembershipsJSON(nil)))
-	// One read, not two: pages 1 to 3, page 3 (empty) asked twice, the
+	// One read, not two: pages 1 to 3, page 3 (empty) and its other question, the
 	// closing check of page 1, and at most maxPastEnd past the end.
 	if n := sb.Requests("memberships"); n > 3+1+1+maxPastEnd(DefaultMaxConcurrency) {
 		t.Fatalf("%d requests", n)
@@ -234,8 +235,9 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Payments: the short page 1 and the empty page 2, asked twice. Org
-	// metrics: three pages and the short last one asked twice, each read.
+	// Payments: the short page 1, the empty page 2 and its other question.
+	// Org metrics: three pages, and the short last one's other question,
+	// each read.
 	if p, o := sb.Requests("payments"), sb.Requests("org_metrics"); p != 3 || o != 8 {
 		t.Fatalf("payments %d requests (want 3, kept), org metrics %d (want 8, 12 results not kept)", p, o)
 	}

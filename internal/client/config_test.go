@@ -221,8 +221,9 @@ func TestEndpointPathOverrides(t *testing.T) {
 	if len(om.Results) != 3 {
 		t.Fatalf("org metrics: %d results, want 3", len(om.Results))
 	}
-	// A short page and its empty confirmation, asked twice; org metrics end
-	// at totalPages, and page 1, the only page, is asked twice.
+	// A short page, its empty confirmation and that end's other question;
+	// org metrics end at totalPages, and page 1, the only page, is put to
+	// another question.
 	for ep, want := range map[string]int{"memberships": 3, "payments": 3, "groups": 3, "org_metrics": 2} {
 		if sb.Requests(ep) != want {
 			t.Errorf("%s: %d requests, want %d", ep, sb.Requests(ep), want)
