@@ -38,8 +38,8 @@ func (e *OrganizationError) WordWith(name Namer) string {
 	} else {
 		b.WriteString("a record")
 	}
-	fmt.Fprintf(&b, " belongs to organization %s, not to %s (the configured %s)",
-		quoteServerText(e.Got), quoteServerText(e.Want), name(SettingOrganizationID))
+	got, want := quoteCompared(e.Got, e.Want)
+	fmt.Fprintf(&b, " belongs to organization %s, not to %s (the configured %s)", got, want, name(SettingOrganizationID))
 	if e.Count > 1 {
 		fmt.Fprintf(&b, ", and %d records in all belong to another organization", e.Count)
 	}
@@ -52,6 +52,45 @@ func (e *OrganizationError) WordWith(name Namer) string {
 // token) for an error message: escaped, so it cannot forge lines of the
 // message, and cut, so a hostile server cannot fill the terminal.
 func quoteServerText(s string) string { return fmt.Sprintf("%q", redact.Text(s, 80)) }
+
+// quoteCompared quotes two values that were compared exactly and differ,
+// so that the difference shows: as they are (white space kept, nothing
+// trimmed), escaped as Go quotes them (an invisible character or a
+// no-break space as \u escapes, a tab as \t); and when they would still
+// print alike (a Cyrillic о for an o), in ASCII-only escapes. Each is cut
+// to 80 characters, which cannot hide a difference within them.
+func quoteCompared(a, b string) (string, string) {
+	a, b = firstRunes(a, 80), firstRunes(b, 80)
+	qa, qb := fmt.Sprintf("%q", a), fmt.Sprintf("%q", b)
+	if qa == qb || a != b && sameLooking(qa, qb) {
+		return fmt.Sprintf("%+q", a), fmt.Sprintf("%+q", b)
+	}
+	return qa, qb
+}
+
+// sameLooking reports two quoted texts of one length whose every
+// difference involves a character outside ASCII, which may look like the
+// one it stands for: a reader may not tell them apart.
+func sameLooking(qa, qb string) bool {
+	if len([]rune(qa)) != len([]rune(qb)) {
+		return false
+	}
+	ra, rb := []rune(qa), []rune(qb)
+	for i := range ra {
+		if ra[i] != rb[i] && ra[i] < 0x80 && rb[i] < 0x80 {
+			return false // an ASCII difference shows as it is
+		}
+	}
+	return true
+}
+
+// firstRunes cuts s to n runes, marking a cut with "…".
+func firstRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
 
 // orgGuard checks the records of one read pass as the paging rules keep
 // them, duplicates included, before any is dropped: a record of another
@@ -87,8 +126,11 @@ func (g *orgGuard[T, PT]) See(rec *T) {
 		// Server text, redacted before the message cuts it: a hostile
 		// server may echo the token in any field.
 		token := redact.Secret{Value: g.token}
+		// Only the token is taken out of the organization: it is shown
+		// as sent, so that white space or an invisible character that
+		// makes it differ shows (quoteCompared).
 		g.first = &OrganizationError{Endpoint: g.endpoint, Want: g.want,
-			Got: redact.Text(*got, 0, token), RecordID: redact.Text(r.Key(), 0, token)}
+			Got: redact.Secrets(*got, token), RecordID: redact.Text(r.Key(), 0, token)}
 	}
 	g.first.Count++
 }

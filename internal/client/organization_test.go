@@ -158,3 +158,36 @@ func TestOrganizationGuardSeesDuplicates(t *testing.T) {
 		t.Fatalf("got %v, want the duplicate m-1 of org-b refused", err)
 	}
 }
+
+// Organizations that differ only in white space, an invisible character
+// or a letter that looks alike are shown so that the difference shows.
+func TestOrganizationGuardShowsInvisibleDifferences(t *testing.T) {
+	t.Parallel()
+	for got, want := range map[string]string{
+		" org-1 ":      `" org-1 "`,
+		"org-1\u00a0":  `"org-1\u00a0"`,
+		"org-1\u200b":  `"org-1\u200b"`,
+		"org-1\t":      `"org-1\t"`,
+		"\u043erg-1":   `"\u043erg-1"`, // a Cyrillic о
+		"org-2":        `"org-2"`,
+		"org-1\n\x1b[": `"org-1\n\x1b["`,
+	} {
+		e := &OrganizationError{Endpoint: "memberships", Want: "org-1", Got: got}
+		msg := e.Error()
+		if !strings.Contains(msg, "belongs to organization "+want+", not to \"org-1\"") {
+			t.Errorf("%q: %s\nwant it to show %s", got, msg, want)
+		}
+	}
+}
+
+// End to end: the organization a record names is kept as sent (only the
+// token taken out), so the message shows its white space.
+func TestOrganizationGuardKeepsTheRecordsOrganizationAsSent(t *testing.T) {
+	t.Parallel()
+	records := []string{`{"_id":"m-1","organization_id":" org-a\u00a0` + testToken + `"}`}
+	c := newClient(t, Config{BaseURL: serveOnePage(t, records).URL, Token: testToken, OrganizationID: "org-a"})
+	_, err := c.Memberships(context.Background(), MembershipQuery{})
+	if err == nil || !strings.Contains(err.Error(), `belongs to organization " org-a\u00a0`) || strings.Contains(err.Error(), testToken) {
+		t.Fatalf("got %v, want the organization as sent, less the token", err)
+	}
+}
