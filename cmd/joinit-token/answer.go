@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // unusableAnswer is a token endpoint's 2xx answer that is not a token
@@ -77,4 +78,28 @@ func jsonKind(raw json.RawMessage) string {
 		return "null"
 	}
 	return "number"
+}
+
+// usableToken refuses a token the provider could not send as it must: a
+// token_type other than Bearer (case does not matter, RFC 6749 §5.1) or
+// none (a "mac" or "DPoP" token is bound to a key this command does not
+// hold), and an access_token with white space or any character that is
+// not printable (a newline would end the header; an escape sequence,
+// printed, would drive the user's terminal). It names the field, never
+// the value.
+func usableToken(tokenType, accessToken string) error {
+	switch {
+	case tokenType == "":
+		return &unusableAnswer{problem: "the token answer has no token_type; only Bearer tokens can be used"}
+	case !strings.EqualFold(tokenType, "bearer"):
+		return &unusableAnswer{problem: fmt.Sprintf("token_type is not Bearer (%d characters, not shown); only Bearer tokens can be used", len([]rune(tokenType)))}
+	case accessToken == "":
+		return &unusableAnswer{problem: "access_token is empty"}
+	}
+	for i, r := range accessToken {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) || unicode.IsSpace(r) {
+			return &unusableAnswer{problem: fmt.Sprintf("access_token holds a character that is white space, not printable or not ASCII (at byte %d); it is not written", i)}
+		}
+	}
+	return nil
 }

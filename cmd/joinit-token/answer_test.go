@@ -50,3 +50,57 @@ func TestTokenAnswerOfTheWrongShapeNamesTheFieldNotTheValue(t *testing.T) {
 		})
 	}
 }
+
+// Only a Bearer token (any case) of printable ASCII without white space is
+// written: a "mac" or "DPoP" token, one without token_type, and one that
+// holds a newline, a space or a terminal escape sequence fail, naming the
+// field; the value reaches neither stdout nor stderr.
+func TestOnlyAPrintableBearerTokenIsWritten(t *testing.T) {
+	t.Parallel()
+	const good = "tok-AZaz09._~+/="
+	for name, tc := range map[string]struct {
+		tokenType, token, want string
+	}{
+		"bearer in lower case": {"bearer", good, ""},
+		"mac":                  {"mac", good, "token_type is not Bearer"},
+		"DPoP":                 {"DPoP", good, "token_type is not Bearer"},
+		"no token_type":        {"", good, "no token_type"},
+		"a newline":            {"Bearer", "tok\nX-Evil: 1", "access_token holds a character"},
+		"a space":              {"Bearer", "tok en", "access_token holds a character"},
+		"a terminal escape":    {"Bearer", "tok\x1b]0;pwned\x07\x1b[2J", "access_token holds a character"},
+		"not ASCII":            {"Bearer", "tokén", "access_token holds a character"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			answer, _ := json.Marshal(map[string]string{"access_token": tc.token, "token_type": tc.tokenType})
+			if tc.tokenType == "" {
+				answer, _ = json.Marshal(map[string]string{"access_token": tc.token})
+			}
+			auth := approvingAuthServer(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write(answer)
+			})
+			r := start(t, testEnv(t, testSecret), "-auth-url", auth.URL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+			go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
+			code := r.exitCode(t)
+			out, errOut := r.stdout.String(), r.stderr.String()
+			if tc.want == "" {
+				if code != 0 || strings.TrimSpace(out) != tc.token {
+					t.Fatalf("exit %d, stdout %q; stderr:\n%s", code, out, errOut)
+				}
+				return
+			}
+			if code != exitFailure || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("exit %d, want a failure saying %q; stderr:\n%s", code, tc.want, errOut)
+			}
+			if out != "" {
+				t.Fatalf("stdout %q, want nothing", out)
+			}
+			for _, leak := range []string{tc.token, "\x1b", "pwned", "X-Evil", "DPoP"} {
+				if strings.Contains(errOut, leak) {
+					t.Fatalf("%q reached stderr:\n%s", leak, errOut)
+				}
+			}
+		})
+	}
+}

@@ -153,6 +153,9 @@ func finish(ctx context.Context, hc *http.Client, c *config, secret, code, verif
 		return err
 	}
 	secrets := flowSecrets(c.clientID, secret, code, verifier)
+	if err := usableToken(ex.token.TokenType, ex.token.AccessToken); err != nil {
+		return err
+	}
 	note("token endpoint %s accepted the code; client credentials sent in %s", ex.endpoint, ex.style)
 	note("token_type %q, scope %q", serverWords(ex.token.TokenType, secrets), serverWords(fmt.Sprint(ex.token.Extra("scope")), secrets))
 	if idt, _ := ex.token.Extra("id_token").(string); idt != "" {
