@@ -168,7 +168,6 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&o.OAuth.LegacyTokenPathOnly, "oauth-legacy-path-only", false, "OAuth: serve the token endpoint only at /oauth/token (/oauth2/token answers 404)")
 	fs.BoolVar(&o.OAuth.FormCredentialsOnly, "oauth-form-credentials-only", false, "OAuth: ignore HTTP Basic client credentials; accept them only as form fields")
 	fs.BoolVar(&o.OAuth.Deny, "oauth-deny", false, "OAuth: the authorize endpoint refuses (redirects with error=access_denied)")
-	fs.BoolVar(&o.OAuth.RequirePKCE, "oauth-require-pkce", false, "OAuth: refuse authorization requests without a PKCE code_challenge (one that is sent is always verified)")
 	only := fs.String("only-pages", "", "fault: comma-separated page `numbers` the count-based faults and -slow-body apply to (empty: all pages)")
 	fs.IntVar(&f.PageSizeCap, "page-size-cap", 0, "deviation: serve at most `N` records a page, whatever count or limit asks (0: off)")
 	ignoreCount := fs.String("ignore-count", "", "deviation: comma-separated `endpoints` ("+strings.Join(apispec.Names(), ", ")+") that ignore count/limit and serve the default page size")

@@ -8,12 +8,12 @@ import (
 func TestOAuthFlags(t *testing.T) {
 	t.Parallel()
 	c, err := parseFlags([]string{"-oauth-client-id", "app", "-oauth-client-secret", "sec",
-		"-oauth-legacy-path-only", "-oauth-form-credentials-only", "-oauth-deny", "-oauth-require-pkce"}, io.Discard)
+		"-oauth-legacy-path-only", "-oauth-form-credentials-only", "-oauth-deny"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := c.opts.OAuth
-	if o.ClientID != "app" || o.ClientSecret != "sec" || !o.LegacyTokenPathOnly || !o.FormCredentialsOnly || !o.Deny || !o.RequirePKCE {
+	if o.ClientID != "app" || o.ClientSecret != "sec" || !o.LegacyTokenPathOnly || !o.FormCredentialsOnly || !o.Deny {
 		t.Fatalf("parsed %+v", o)
 	}
 	c, err = parseFlags(nil, io.Discard)

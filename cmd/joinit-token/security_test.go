@@ -22,7 +22,7 @@ import (
 // gets its token, so the challenge was sent and the verifier matched it.
 func TestFlowSendsPKCE(t *testing.T) {
 	t.Parallel()
-	base := startSandbox(t, sandbox.OAuthOptions{RequirePKCE: true})
+	base := startSandbox(t, sandbox.OAuthOptions{}) // the sandbox requires S256 PKCE
 	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
 	authorize := r.authorizeURL(t, base)
 	b := browse(t, authorize)

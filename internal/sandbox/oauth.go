@@ -39,8 +39,8 @@ const DefaultOAuthCodeTTL = time.Minute
 //
 //   - GET /oauth2/authorize approves at once: it redirects to redirect_uri
 //     with code and state (or error=access_denied when Deny is set). A PKCE
-//     code_challenge (S256 or plain) is kept with the code, and the token
-//     endpoint then requires its code_verifier.
+//     code_challenge with method S256 is required; it is kept with the
+//     code, and the token endpoint then requires its code_verifier.
 //   - POST /oauth2/token and /oauth/token exchange the code. Client
 //     credentials are accepted as HTTP Basic or as form fields (client_id,
 //     client_secret); grant_type must be authorization_code or absent, as the
@@ -63,10 +63,6 @@ type OAuthOptions struct {
 	// Deny makes /oauth2/authorize refuse: the user said no.
 	Deny    bool
 	CodeTTL time.Duration // 0 means DefaultOAuthCodeTTL
-	// RequirePKCE refuses an authorization request without a PKCE
-	// code_challenge (RFC 7636). Without it, PKCE is still verified
-	// whenever a challenge was sent.
-	RequirePKCE bool
 }
 
 // maxOAuthTokens bounds the issued tokens kept; the oldest are forgotten.
@@ -88,8 +84,7 @@ type oauthServer struct {
 type pendingCode struct {
 	redirectURI string
 	expires     time.Time
-	challenge   string // PKCE code_challenge, "" when none was sent
-	method      string // its code_challenge_method: S256 or plain
+	challenge   string // PKCE code_challenge (S256)
 }
 
 // newOAuthServer returns nil when OAuth is off, so the rest of the server
@@ -164,19 +159,19 @@ func (o *oauthServer) authorize(w http.ResponseWriter, r *http.Request) int {
 	if st := q.Get("state"); st != "" {
 		answer.Set("state", st)
 	}
+	// PKCE (RFC 7636) with S256 is required, as OAuth 2.1 requires it of
+	// every client: the code is then bound to the run that asked for it,
+	// and a test can show it (a verifier of another run is refused).
 	challenge, method := q.Get("code_challenge"), q.Get("code_challenge_method")
-	if challenge != "" && method == "" {
-		method = "plain" // RFC 7636 §4.3
-	}
 	switch {
 	case q.Get("response_type") != "code":
 		answer.Set("error", "unsupported_response_type")
-	case challenge == "" && o.opts.RequirePKCE:
+	case challenge == "":
 		answer.Set("error", "invalid_request")
-		answer.Set("error_description", "PKCE is required: send code_challenge (S256)")
-	case challenge != "" && method != "S256" && method != "plain":
+		answer.Set("error_description", "PKCE is required: send code_challenge with code_challenge_method S256")
+	case method != "S256":
 		answer.Set("error", "invalid_request")
-		answer.Set("error_description", "code_challenge_method must be S256 or plain")
+		answer.Set("error_description", "code_challenge_method must be S256")
 	case o.opts.Deny:
 		answer.Set("error", "access_denied")
 		answer.Set("error_description", "the user denied the authorization (sandbox -oauth-deny)")
@@ -184,7 +179,7 @@ func (o *oauthServer) authorize(w http.ResponseWriter, r *http.Request) int {
 		code := randomHex(16)
 		o.mu.Lock()
 		o.dropExpiredCodes()
-		o.codes[code] = pendingCode{redirectURI: redirect.String(), expires: o.now().Add(o.opts.CodeTTL), challenge: challenge, method: method}
+		o.codes[code] = pendingCode{redirectURI: redirect.String(), expires: o.now().Add(o.opts.CodeTTL), challenge: challenge}
 		o.mu.Unlock()
 		answer.Set("code", code)
 	}
@@ -244,17 +239,16 @@ func (o *oauthServer) token(w http.ResponseWriter, r *http.Request) int {
 	return http.StatusOK
 }
 
-// verifiedBy checks a PKCE code_verifier against the code's challenge
-// (RFC 7636 §4.6). A code issued without a challenge needs no verifier.
+// verifiedBy checks a PKCE code_verifier against the code's S256
+// challenge (RFC 7636 §4.6). A code without a challenge (none is issued
+// now) takes no verifier: one sent for it is refused, as it cannot prove
+// anything.
 func (p pendingCode) verifiedBy(verifier string) bool {
 	if p.challenge == "" {
-		return true
+		return verifier == ""
 	}
-	want := verifier
-	if p.method == "S256" {
-		sum := sha256.Sum256([]byte(verifier))
-		want = base64.RawURLEncoding.EncodeToString(sum[:])
-	}
+	sum := sha256.Sum256([]byte(verifier))
+	want := base64.RawURLEncoding.EncodeToString(sum[:])
 	return verifier != "" && subtle.ConstantTimeCompare([]byte(want), []byte(p.challenge)) == 1
 }
 

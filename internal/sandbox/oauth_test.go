@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -47,7 +48,17 @@ func authorizeCode(t *testing.T, base string, q url.Values) url.Values {
 }
 
 func authorizeQuery() url.Values {
-	return url.Values{"response_type": {"code"}, "client_id": {testClientID}, "redirect_uri": {testRedirect}, "state": {"st-1"}}
+	return url.Values{"response_type": {"code"}, "client_id": {testClientID}, "redirect_uri": {testRedirect}, "state": {"st-1"},
+		"code_challenge": {s256Of(testVerifier)}, "code_challenge_method": {"S256"}}
+}
+
+// testVerifier is the PKCE verifier of authorizeQuery's challenge, which
+// codeForm sends.
+const testVerifier = "a-verifier-of-forty-three-characters-at-least-0123"
+
+func s256Of(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
 type tokenAnswer struct {
@@ -88,7 +99,7 @@ func cloneValues(v url.Values) url.Values {
 }
 
 func codeForm(code string) url.Values {
-	return url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {testRedirect}}
+	return url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {testRedirect}, "code_verifier": {testVerifier}}
 }
 
 func memberStatus(t *testing.T, base, token string) int {

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"net"
 	"net/http"
 	"net/url"
@@ -51,34 +49,28 @@ func TestHostMustNameTheSandbox(t *testing.T) {
 	}
 }
 
-// TestOAuthPKCE: a code issued for a challenge is exchanged only with its
-// verifier; RequirePKCE refuses an authorization request without one.
+// TestOAuthPKCE: an authorization request without an S256 challenge is
+// refused; a code is exchanged only with the verifier of its challenge:
+// not with none, another run's, or the challenge itself.
 func TestOAuthPKCE(t *testing.T) {
 	t.Parallel()
 	const verifier = "a-verifier-of-forty-three-characters-at-least-0123"
-	sum := sha256.Sum256([]byte(verifier))
-	s256 := base64.RawURLEncoding.EncodeToString(sum[:])
+	s256 := s256Of(verifier)
 	for _, tc := range []struct {
-		name          string
-		method, chall string
-		sentVerifier  string
-		wantStatus    int
+		name         string
+		sentVerifier string
+		wantStatus   int
 	}{
-		{"S256, right verifier", "S256", s256, verifier, http.StatusOK},
-		{"S256, no verifier", "S256", s256, "", http.StatusBadRequest},
-		{"S256, wrong verifier", "S256", s256, verifier + "x", http.StatusBadRequest},
-		{"S256, the challenge as verifier", "S256", s256, s256, http.StatusBadRequest},
-		{"plain, right verifier", "plain", verifier, verifier, http.StatusOK},
-		{"no challenge, no verifier", "", "", "", http.StatusOK},
-		{"no challenge, a verifier anyway", "", "", verifier, http.StatusOK},
+		{"S256, right verifier", verifier, http.StatusOK},
+		{"S256, no verifier", "", http.StatusBadRequest},
+		{"S256, another run's verifier", verifier + "x", http.StatusBadRequest},
+		{"S256, the challenge as verifier", s256, http.StatusBadRequest},
 	} {
 		_, base := oauthServerFor(t, OAuthOptions{})
 		q := authorizeQuery()
-		if tc.chall != "" {
-			q.Set("code_challenge", tc.chall)
-			q.Set("code_challenge_method", tc.method)
-		}
+		q.Set("code_challenge", s256)
 		form := codeForm(authorizeCode(t, base, q).Get("code"))
+		form.Del("code_verifier")
 		if tc.sentVerifier != "" {
 			form.Set("code_verifier", tc.sentVerifier)
 		}
@@ -91,9 +83,21 @@ func TestOAuthPKCE(t *testing.T) {
 		}
 	}
 
-	_, base := oauthServerFor(t, OAuthOptions{RequirePKCE: true})
-	if got := authorizeCode(t, base, authorizeQuery()); got.Get("code") != "" || got.Get("error") != "invalid_request" {
-		t.Errorf("RequirePKCE without a challenge: %v", got)
+	_, base := oauthServerFor(t, OAuthOptions{})
+	noChallenge := authorizeQuery()
+	noChallenge.Del("code_challenge")
+	noChallenge.Del("code_challenge_method")
+	if got := authorizeCode(t, base, noChallenge); got.Get("code") != "" || got.Get("error") != "invalid_request" {
+		t.Errorf("no challenge: %v", got)
+	}
+	plain := authorizeQuery()
+	plain.Set("code_challenge", verifier)
+	plain.Set("code_challenge_method", "plain")
+	if got := authorizeCode(t, base, plain); got.Get("code") != "" || got.Get("error") != "invalid_request" {
+		t.Errorf("plain challenge: %v", got)
+	}
+	if (pendingCode{}).verifiedBy(verifier) {
+		t.Error("a verifier was taken for a code issued without a challenge")
 	}
 	q := authorizeQuery()
 	q.Set("code_challenge", s256)
