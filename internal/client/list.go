@@ -106,10 +106,14 @@ func readPages[T any, PT interface {
 		MaxPages: c.cfg.MaxPages, MaxInFlight: c.cfg.MaxConcurrency, KeepRaw: keepRaw,
 		Question: func(page, size int) string { return req.at(page, size).url(c.base) },
 		Recycle:  transport.Recycle,
-		NewGuard: func() paging.Guard[T] { return newOrgGuard[T, PT](c, req.endpoint) },
-		Book:     c.answers,
-		Handed:   func(page int) { c.transport.Handed(req.endpoint, page) },
-		Logger:   c.cfg.Logger,
+		NewGuard: func() paging.Guard[T] {
+			// Another organization first: it says the more (a token of
+			// the wrong organization), and its message is redacted.
+			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), &tokenGuard[T]{token: c.cfg.Token, endpoint: req.endpoint}}
+		},
+		Book:   c.answers,
+		Handed: func(page int) { c.transport.Handed(req.endpoint, page) },
+		Logger: c.cfg.Logger,
 	}
 	var out listResult[T]
 	var stats paging.Stats

@@ -113,7 +113,7 @@ func newOrgGuard[T any, PT interface {
 }
 
 // See checks one record.
-func (g *orgGuard[T, PT]) See(rec *T) {
+func (g *orgGuard[T, PT]) See(rec *T, _ []byte) {
 	r := PT(rec)
 	if g.want == "" {
 		return

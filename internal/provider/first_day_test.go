@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -166,4 +167,28 @@ func TestAccFirstDay_httpsToPlainHTTP(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)groups\s+page\s+1:\s+the\s+request\s+failed:.*the\s+server\s+answered\s+in\s+plain\s+HTTP.*check\s+base_url\s+\(or\s+JOINIT_BASE_URL\)`),
 		}},
 	})
+}
+
+// A server that echoes the access token in a record: the plan fails on
+// both read paths, naming the data source, the record's position and the
+// field, and the token reaches no state.
+func TestAccTokenInARecordFailsThePlan(t *testing.T) {
+	url := fixtureAPI(t, map[string][]string{"memberships": {`{"_id":"m-1"}`, `{"_id":"m-2","display_name":"` + sandbox.DefaultToken + `"}`}})
+	for name, factories := range map[string]map[string]func() (tfprotov6.ProviderServer, error){"fast path": providerFactories, "framework": frameworkFactories} {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: factories,
+				Steps: []resource.TestStep{
+					{
+						Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
+						ExpectError: wordsMatch("Failed to read joinit_memberships", "memberships: record 2 holds the access token in its display_name"),
+					},
+					{
+						Config:      providerBlock(url) + `data "joinit_membership" "m" { id = "m-1" }`,
+						ExpectError: wordsMatch("Failed to read joinit_membership", "record 2 holds the access token in its display_name"),
+					},
+				},
+			})
+		})
+	}
 }

@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"slices"
 	"strconv"
@@ -37,10 +36,10 @@ import (
 // body.
 type Record[T any] struct {
 	Rec T
+	// Raw is the record's bytes as sent, a slice of the page's body (valid
+	// until the body is recycled): kept only when asked (SetRaw), and
+	// looked at by the guards and the paging rules meanwhile.
 	Raw []byte
-	// Sum fingerprints the record's bytes as sent: what tells records
-	// without an id apart when two answers are compared record by record.
-	Sum uint64
 }
 
 // DecodeArray decodes a JSON array page one element at a time: every field
@@ -81,11 +80,7 @@ func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], erro
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", len(out)+1, DescribeError(err))
 		}
-		raw := bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
-		d.Sum = maphash.Bytes(sumSeed, raw)
-		if keepRaw {
-			d.Raw = raw
-		}
+		d.Raw = bytes.TrimLeft(body[start:dec.InputOffset()], " \t\r\n,")
 		out = append(out, d)
 	}
 	if _, err := dec.ReadToken(); err != nil { // the ']'
@@ -96,9 +91,6 @@ func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], erro
 	}
 	return out, nil
 }
-
-// sumSeed is per process: sums only compare records of one run.
-var sumSeed = maphash.MakeSeed()
 
 // isJSONNull reports a body that is the JSON null alone.
 func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }

@@ -34,16 +34,16 @@ func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) in
 	fresh := 0
 	for i := range records {
 		d := &records[i]
-		a.guard.See(&d.Rec)
+		if keepRaw {
+			PT(&d.Rec).SetRaw(d.Raw) // before the guard: it looks at the raw JSON too
+		}
+		a.guard.See(&d.Rec, d.Raw)
 		if key := PT(&d.Rec).Key(); key != "" {
 			if _, dup := a.seen[key]; dup {
 				a.duplicates++
 				continue
 			}
 			a.seen[key] = struct{}{}
-		}
-		if keepRaw {
-			PT(&d.Rec).SetRaw(d.Raw)
 		}
 		a.out = append(a.out, d.Rec)
 		fresh++

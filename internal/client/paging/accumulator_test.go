@@ -83,5 +83,5 @@ func FuzzAccumulatorKeepsFirstOfEachID(f *testing.F) {
 // countingGuard counts the records it sees.
 type countingGuard struct{ n int }
 
-func (g *countingGuard) See(*testRecord) { g.n++ }
-func (g *countingGuard) Err() error      { return nil }
+func (g *countingGuard) See(*testRecord, []byte) { g.n++ }
+func (g *countingGuard) Err() error              { return nil }

@@ -238,12 +238,13 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		return plan, err
 	}
 	r.learnFrom(page, p)
+	prints := printsOf[T, PT](p.records) // before keepFresh recycles the body
 	if err := r.keepFresh(page, p); err != nil {
 		return pagePlan{}, err
 	}
 	plan := r.next(page, n)
 	r.prevConfirmed = confirmed
-	r.prevPrints = printsOf[T, PT](p.records)
+	r.prevPrints = prints
 	return plan, nil
 }
 

@@ -115,7 +115,7 @@ func askOther(ctx context.Context, c endClaim, size, maxSize int,
 }
 
 // printsOf fingerprints records for a claim: by id, or by their bytes
-// for records without one.
+// for records without one (before the page's body is recycled).
 func printsOf[T any, PT interface {
 	*T
 	Record
@@ -127,7 +127,7 @@ func printsOf[T any, PT interface {
 			h.add(id)
 			out[i] = h.sum()
 		} else {
-			out[i] = recs[i].Sum
+			out[i] = hashBody(recs[i].Raw)
 		}
 	}
 	return out

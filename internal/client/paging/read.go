@@ -84,7 +84,8 @@ type Record interface {
 // Guard checks the records of one pass as they are kept, duplicates
 // included; Err is the pass's verdict.
 type Guard[T any] interface {
-	See(rec *T)
+	// See checks a record, with its bytes as sent.
+	See(rec *T, raw []byte)
 	Err() error
 }
 
@@ -115,8 +116,8 @@ func (s Stats) Fields() map[string]any {
 // noGuard checks nothing.
 type noGuard[T any] struct{}
 
-func (noGuard[T]) See(*T)     {}
-func (noGuard[T]) Err() error { return nil }
+func (noGuard[T]) See(*T, []byte) {}
+func (noGuard[T]) Err() error     { return nil }
 
 func (r *Read[T]) guard() Guard[T] {
 	if r.NewGuard == nil {
