@@ -69,7 +69,7 @@ func TestDocsTroubleshootingTable(t *testing.T) {
 		"Unknown membership status code", "does not resolve", "rate limited, and retries were used up",
 		"the server failed, and retries were used up", "is not a page", "different answers for this page",
 		"not advancing through pages", "did not finish within its read timeout", "that Terraform accepts from a provider in one message",
-		"the read was interrupted",
+		"the read was interrupted", "holds the access token in its", "holds records past that end", "No membership found", "Several memberships match",
 	} {
 		if !strings.Contains(table, said) {
 			t.Errorf("the troubleshooting table has no row for %q", said)
