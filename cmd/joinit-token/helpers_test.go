@@ -18,7 +18,7 @@ import (
 
 const (
 	testClientID = "app-key-7"
-	testSecret   = "sandbox-secret-Z9"
+	testSecret   = "s3cr-Zq9v-Kx7w-M2p"
 )
 
 // startSandbox serves the fake API and its OAuth flow on a free loopback

@@ -106,7 +106,7 @@ func tokenField(v reflect.Value, token, prefix string, decoded bool) (string, bo
 			}
 			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 			if name == "-" {
-				if s := v.Field(i); s.Kind() == reflect.String && redact.Secrets(s.String(), redact.Secret{Value: token}) != s.String() {
+				if s := v.Field(i); s.Kind() == reflect.String && redact.Holds(s.String(), redact.Secret{Value: token}) {
 					return joinPath(prefix, "raw JSON"), true
 				}
 				continue

@@ -12,7 +12,9 @@
 // therefore matches a secret spelled in any mix of these encodings, and it redacts before it cuts, so a secret can never
 // be cut into a piece that no longer matches. A secret already cut off at
 // the end of the text it is given (a capped read) is redacted too, once
-// minPartial of its bytes are there.
+// minPartial of its bytes are there. Whole encodings of a secret (base64,
+// hex, percent-encoding applied twice) and any long run of it are removed
+// too (encoded.go).
 package redact
 
 import (
@@ -49,10 +51,10 @@ func Text(s string, limit int, secrets ...Secret) string {
 	if limit > 0 {
 		// Only the start can reach the output: limit runes of up to 4 bytes,
 		// and a secret beginning before the cut in its widest spelling
-		// (\uXXXX, 6 bytes a byte). White space collapsed below may bring
+		// (\u0025XX, 8 bytes a byte). White space collapsed below may bring
 		// text from near the cut into the output, so a secret cut here is
 		// caught from its first byte.
-		if window := 4*limit + 6*longest + 16; len(s) > window {
+		if window := 4*limit + 8*longest + 16; len(s) > window {
 			s, partial = s[:window], 1
 		}
 	}
@@ -146,7 +148,7 @@ func remove(s string, secrets []Secret, partial int) string {
 		b.WriteByte(s[i])
 		i++
 	}
-	return b.String()
+	return removeEncoded(b.String(), secrets, true)
 }
 
 // matchAt returns how many bytes at the start of s spell a secret (the

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"html"
 	"net/url"
@@ -41,6 +42,14 @@ var forms = map[string]func(string) string{
 	"Latin-1 raw bytes":              latin1Raw,
 	"Latin-1 percent, then Go-quote": func(s string) string { return goQuoted(latin1Percent(s)) },
 	"JSON string, Go-quoted":         func(s string) string { return goQuoted(jsonEscaped(s)) },
+	// Whole encodings (encoded.go).
+	"base64":                func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) },
+	"base64 URL, unpadded":  func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) },
+	"hex":                   func(s string) string { return hex.EncodeToString([]byte(s)) },
+	"hex, upper case":       func(s string) string { return strings.ToUpper(hex.EncodeToString([]byte(s))) },
+	"percent-encoded twice": func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", "%25") },
+	"% as \\u0025":          func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", `\u0025`) },
+	"% as &#37;":            func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", "&#37;") },
 }
 
 // goQuoted is s as Go's %q writes it, without the surrounding quotes.
@@ -106,6 +115,38 @@ func TestTextRedactsEveryFormAtEveryCut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The secret inside a larger encoded value (HTTP Basic's id:secret, at
+// each of base64's three alignments, either alphabet), and a run of it (a
+// token's first half echoed): no run of the secret's encoding that holds
+// a whole group of it survives, nor the run.
+func TestTextRedactsEncodingsInsideValuesAndRuns(t *testing.T) {
+	t.Parallel()
+	for _, secret := range testSecrets {
+		for _, id := range []string{"a:", "ab:", "abc:"} {
+			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+				whole := enc.EncodeToString([]byte(id + secret))
+				out := Text("Basic "+whole+" refused", 0, Secret{Value: secret})
+				k := (3 - len(id)%3) % 3
+				core := base64.RawStdEncoding.EncodeToString([]byte(secret[k : k+3*((len(secret)-k)/3)]))
+				if enc == base64.URLEncoding {
+					core = base64.RawURLEncoding.EncodeToString([]byte(secret[k : k+3*((len(secret)-k)/3)]))
+				}
+				if strings.Contains(out, core) || !strings.Contains(out, DefaultLabel) {
+					t.Errorf("%q inside %q: %q", secret, id, out)
+				}
+			}
+		}
+		run := string([]rune(secret)[:min(12, len([]rune(secret))/2)])
+		if out := Text("token "+run+" expired", 0, Secret{Value: secret}); out != "token "+DefaultLabel+" expired" {
+			t.Errorf("a run of %q: %q", secret, out)
+		}
+	}
+	// Runs are redacted, but they do not make a value hold the secret.
+	if Holds("sandbox-user-1", Secret{Value: "sandbox-secret-Z9"}) || !Holds(base64.StdEncoding.EncodeToString([]byte("sandbox-secret-Z9")), Secret{Value: "sandbox-secret-Z9"}) {
+		t.Error("Holds: runs count, or base64 does not")
 	}
 }
 
@@ -191,6 +232,22 @@ func leaked(out, secret string) string {
 		for _, p := range plains {
 			if strings.Contains(p, piece) {
 				return piece
+			}
+		}
+	}
+	// Eight characters of the secret's base64 (at any of its three
+	// alignments, either alphabet) or hex (either case) spell four bytes
+	// or more of it.
+	var encodings []string
+	for k := range 3 {
+		b := []byte(secret[k:])
+		encodings = append(encodings, base64.RawStdEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b))
+	}
+	encodings = append(encodings, hex.EncodeToString([]byte(secret)), strings.ToUpper(hex.EncodeToString([]byte(secret))))
+	for _, e := range encodings {
+		for i := 0; i+8 <= len(e); i++ {
+			if strings.Contains(out, e[i:i+8]) {
+				return e[i : i+8]
 			}
 		}
 	}
@@ -281,7 +338,7 @@ func TestTextRedactsASecretSplitAtTheWindow(t *testing.T) {
 	t.Parallel()
 	const token = "TOKEN-value-123456"
 	limit := 20
-	window := 4*limit + 6*len(token) + 16
+	window := 4*limit + 8*len(token) + 16
 	for keep := 1; keep < 8; keep++ {
 		s := strings.Repeat(" ", window-keep) + token
 		got := Text(s, limit, Secret{Value: token})

@@ -1,0 +1,146 @@
+package redact
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Spellings of a secret that are not one character at a time, which the
+// matcher of spelling.go reads: the secret base64-encoded (either
+// alphabet, padded or not, and inside a larger value such as HTTP Basic's
+// id:secret, at any of the three alignments), hex-encoded (either case),
+// percent-encoded twice (%2574), its percent signs written as a JSON or
+// HTML escape (\u002574, &#37;74), and any run of it of at least 12
+// characters (or half of it, when shorter): a server that echoes a prefix
+// of a token leaks most of it. Each is a fixed string for a given secret,
+// found by search and replaced by the secret's label after the matcher's
+// pass.
+
+// minRun is the shortest run of a secret redacted on its own.
+const minRun = 12
+
+// fixedForms are a secret's fixed spellings: the whole secret encoded,
+// and its runs.
+type fixedForms struct{ whole, runs []string }
+
+// encodedForms are a secret's fixed spellings, each list longest first,
+// cached per value: a read's every message and log field is redacted with
+// the same few secrets.
+func encodedForms(v string) fixedForms {
+	if f, ok := formsCache.Load(v); ok {
+		return f.(fixedForms) //nolint:forcetypeassert // only this function stores, and it stores fixedForms
+	}
+	set := map[string]bool{}
+	add := func(s string) {
+		if len(s) >= minPartial && s != v {
+			set[s] = true
+		}
+	}
+	b := []byte(v)
+	for k := range 3 { // the alignments inside a larger encoded value
+		if m := (len(b) - k) / 3; m > 0 {
+			core := b[k : k+3*m]
+			add(base64.RawStdEncoding.EncodeToString(core))
+			add(base64.RawURLEncoding.EncodeToString(core))
+		}
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		add(enc.EncodeToString(b))
+	}
+	add(hex.EncodeToString(b))
+	add(strings.ToUpper(hex.EncodeToString(b)))
+	for _, pct := range []string{"%25", `\u0025`, "&#37;", "&percnt;"} {
+		for _, format := range []string{"%02X", "%02x"} {
+			var s strings.Builder
+			for _, c := range b {
+				s.WriteString(pct)
+				fmt.Fprintf(&s, format, c)
+			}
+			add(s.String())
+		}
+	}
+	var forms fixedForms
+	forms.whole = sortedByLength(set)
+	runs := map[string]bool{}
+	if run := min(minRun, len([]rune(v))/2); run >= minPartial {
+		r := []rune(v)
+		for i := 0; i+run <= len(r); i++ {
+			runs[string(r[i:i+run])] = true
+		}
+	}
+	forms.runs = sortedByLength(runs)
+	formsCache.Store(v, forms)
+	return forms
+}
+
+func sortedByLength(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+var formsCache sync.Map // secret value -> []string
+
+// removeEncoded replaces each fixed spelling of each secret with its
+// label; with runs, the runs of it too.
+func removeEncoded(s string, secrets []Secret, runs bool) string {
+	for _, sec := range secrets {
+		forms := encodedForms(sec.Value)
+		lists := [][]string{forms.whole}
+		if runs {
+			lists = append(lists, forms.runs)
+		}
+		for _, list := range lists {
+			for _, f := range list {
+				if strings.Contains(s, f) {
+					s = strings.ReplaceAll(s, f, sec.Label)
+				}
+			}
+		}
+		s = removeCutEncoding(s, forms.whole, sec.Label)
+	}
+	return s
+}
+
+// minEncodedPiece is how many characters of a secret's encoding, cut off
+// at the end of the text (a capped read), are enough to redact them: eight
+// characters of base64 or hex spell at least four bytes of the secret, as
+// many as minPartial keeps out of its plain spellings.
+const minEncodedPiece = 8
+
+// removeCutEncoding replaces the start of one of the encodings that ends s,
+// when at least minEncodedPiece characters of it are there.
+func removeCutEncoding(s string, whole []string, label string) string {
+	for _, f := range whole {
+		for k := min(len(f)-1, len(s)); k >= minEncodedPiece; k-- {
+			if strings.HasSuffix(s, f[:k]) {
+				return s[:len(s)-k] + label
+			}
+		}
+	}
+	return s
+}
+
+// Holds reports whether s holds the whole secret in any spelling the
+// redaction knows (runs of it aside: a run of a short secret may be any
+// word): for deciding that a value carries it, where Secrets is for
+// taking it out of text.
+func Holds(s string, sec Secret) bool {
+	live := liveSecrets([]Secret{sec})
+	if len(live) == 0 {
+		return false
+	}
+	for i := range len(s) {
+		if n, _ := matchAt(s[i:], live, len(sec.Value)); n > 0 {
+			return true
+		}
+	}
+	return removeEncoded(s, live, false) != s
+}
