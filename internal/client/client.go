@@ -119,6 +119,9 @@ type (
 	ConnectionError = transport.ConnectionError
 	// RetryWaitError is a Retry-After longer than Config.MaxRetryWait.
 	RetryWaitError = transport.RetryWaitError
+	// BudgetError is a read that held more than Config.MaxValues values,
+	// or more text than Config.MaxBytes.
+	BudgetError = failure.BudgetError
 	// TraceEvent is one moment in the life of a page request.
 	TraceEvent = transport.TraceEvent
 	// TraceMoment names a moment of a page request.
@@ -136,6 +139,7 @@ var (
 	SettingMaxRetryWait   = failure.SettingMaxRetryWait
 	SettingTimeout        = failure.SettingTimeout
 	SettingCACerts        = failure.SettingCACerts
+	SettingMaxValues      = failure.SettingMaxValues
 
 	ErrNotAdvancing        = failure.ErrNotAdvancing
 	ErrInconsistentAnswers = failure.ErrInconsistentAnswers

@@ -24,6 +24,10 @@ const (
 	DefaultMaxPages       = 100_000
 	DefaultMaxBodyBytes   = 64 << 20
 	DefaultMaxRetryWait   = 60 * time.Second
+	// DefaultMaxValues lets the full read of 100,000 memberships through
+	// (about 3.4 million values) with room to spare, and refuses a full
+	// read of a million, which no CI runner could plan (DESIGN.md, "Bounds").
+	DefaultMaxValues = 10_000_000
 )
 
 // Paths are the endpoint paths, relative to the base URL; the defaults and
@@ -73,6 +77,13 @@ type Config struct {
 	MaxPages int
 	// MaxBodyBytes caps the size of one response body.
 	MaxBodyBytes int64
+	// MaxValues bounds the values one read may hold (weight.go): a read
+	// fails with a *BudgetError as soon as the records it kept pass it.
+	MaxValues int64
+	// MaxBytes bounds the text one read may hold (weight.go), the same
+	// way; 0 is no bound. The provider sets it to Terraform's message
+	// ceiling.
+	MaxBytes int64
 	// RetryWaitMin and RetryWaitMax bound the exponential backoff.
 	RetryWaitMin, RetryWaitMax time.Duration
 	// MaxRetryWait is the longest the client waits before a retry. A server
@@ -106,6 +117,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.MaxValues <= 0 {
+		c.MaxValues = DefaultMaxValues
 	}
 	if c.RetryWaitMin <= 0 {
 		c.RetryWaitMin = 500 * time.Millisecond

@@ -33,6 +33,8 @@ type ListOptions struct {
 type record interface {
 	paging.Record
 	organizationValue() *string
+	// weigh is what the record holds beyond its fields (weight.go).
+	weigh() (nested, text int64)
 }
 
 // listRead is one read of a list endpoint.
@@ -111,6 +113,7 @@ func readPages[T any, PT interface {
 			// the wrong organization), and its message is redacted.
 			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), &tokenGuard[T]{token: c.cfg.Token, endpoint: req.endpoint}}
 		},
+		Budget: budgetOf[T, PT](c, only),
 		Book:   c.answers,
 		Handed: func(page int) { c.transport.Handed(req.endpoint, page) },
 		Logger: c.cfg.Logger,
@@ -169,7 +172,11 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 				var err error
 				if p, err = decode(body, page); err != nil {
 					transport.Recycle(body)
-					return failure.Redacted(c.describeBody(err), c.cfg.Token)
+					err = failure.Redacted(c.describeBody(err), c.cfg.Token)
+					if errors.As(err, new(*pagejson.RefusedValue)) {
+						return transport.Final(err) // the same answer would be refused again
+					}
+					return err
 				}
 				return nil
 			},

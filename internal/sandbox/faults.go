@@ -74,6 +74,12 @@ type Faults struct {
 	EqualOrgMetrics      bool
 	BrokenTextPages      []int
 	IgnoreStatusFilter   bool
+
+	// Oversized answers (see oversize.go).
+	EndlessPages bool
+	HugePage     int
+	BloatAnswers int
+	BloatDepth   int
 }
 
 // action is what the fault layer decided for one attempt.

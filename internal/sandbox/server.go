@@ -113,11 +113,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 		return statusNoResponse
 	}
 	all := s.data.records(ep, pq.status)
-	recs := pageSlice(all, pq.page, pq.size)
+	recs, total := f.oversize(ep, pq.page, pq.size, pageSlice(all, pq.page, pq.size), len(all))
 	if len(recs) == 0 && pq.page > 1 && f.PastEndStatus != 0 && !pagingOf(ep).Metadata {
 		return writeError(w, f.PastEndStatus, "out_of_range", "no such page")
 	}
-	body := pageBody(ep, f.deviateRecords(ep, requested, recs), pq, len(all))
+	body := pageBody(ep, f.deviateRecords(ep, requested, recs), pq, total)
 	// Insert before answering, not after: the client may ask for the next
 	// page as soon as it has this one, and must then see the shifted list.
 	if n, ok := s.flt.shouldInsert(ep, pq.page); ok {

@@ -149,6 +149,13 @@ func jsonKind(c byte) string {
 	return "a number"
 }
 
+// RefusedValue is a value a record type's decoder refuses for what it
+// holds, not for its type (JSON text nested too deep): DescribeError names
+// its field and keeps the reason, and asking again cannot change it.
+type RefusedValue struct{ Reason string }
+
+func (e *RefusedValue) Error() string { return e.Reason }
+
 // DescribeError names the JSON field and types of a decoding error, not
 // the Go ones.
 func DescribeError(err error) error {
@@ -159,6 +166,10 @@ func DescribeError(err error) error {
 		return errors.New("the JSON is truncated")
 	case errors.As(err, &semantic):
 		field := jsonField(semantic.JSONPointer)
+		var refused *RefusedValue
+		if errors.As(semantic.Err, &refused) {
+			return fmt.Errorf("field %q: %w", field, refused)
+		}
 		got := "value"
 		if semantic.JSONKind != 0 {
 			// A Kind is the value's first byte ('"', '0', '{', …); its

@@ -17,20 +17,25 @@ type accumulator[T any, PT interface {
 	seen       map[string]struct{}
 	duplicates int
 	guard      Guard[T]
+	budget     Budget[T]
+	held       tally
+	endpoint   string
 }
 
 func newAccumulator[T any, PT interface {
 	*T
 	Record
-}](guard Guard[T]) *accumulator[T, PT] {
-	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: guard}
+}](rd *Read[T]) *accumulator[T, PT] {
+	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: rd.guard(), budget: rd.Budget, endpoint: rd.Endpoint}
 }
 
-// keep appends the records not seen before and returns how many it kept.
-// Records shift when the data changes during a read, so one can show up on
-// two pages; it is kept at its first position. Records without an id (org
-// metrics) are always kept: two equal ones are two legitimate records.
-func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) int {
+// keep appends the records of page not seen before and returns how many
+// it kept. Records shift when the data changes during a read, so one can
+// show up on two pages; it is kept at its first position. Records without
+// an id (org metrics) are always kept: two equal ones are two legitimate
+// records. A record that passes the read's budget stops it: the error is
+// a *failure.BudgetError, and the records after it are not kept.
+func (a *accumulator[T, PT]) keep(page int, records []pagejson.Record[T], keepRaw bool) (int, error) {
 	fresh := 0
 	for i := range records {
 		d := &records[i]
@@ -47,8 +52,11 @@ func (a *accumulator[T, PT]) keep(records []pagejson.Record[T], keepRaw bool) in
 		}
 		a.out = append(a.out, d.Rec)
 		fresh++
+		if over := a.budget.add(&a.held, &a.out[len(a.out)-1]); over != "" {
+			return fresh, a.budget.exceeded(a.endpoint, page, a.held, over)
+		}
 	}
-	return fresh
+	return fresh, nil
 }
 
 // hashSeed is per process: hashes only compare pages of one run.

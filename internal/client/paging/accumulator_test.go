@@ -45,8 +45,11 @@ func FuzzAccumulatorKeepsFirstOfEachID(f *testing.F) {
 		}
 		recs := recordsOf(t, ids)
 		seen := &countingGuard{}
-		acc := newAccumulator[testRecord](Guard[testRecord](seen))
-		fresh := acc.keep(recs, true)
+		acc := newAccumulator[testRecord](&Read[testRecord]{NewGuard: func() Guard[testRecord] { return seen }})
+		fresh, err := acc.keep(1, recs, true)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var want []string
 		had := map[string]bool{}
 		for _, id := range ids {
@@ -71,7 +74,7 @@ func FuzzAccumulatorKeepsFirstOfEachID(f *testing.F) {
 				idless++
 			}
 		}
-		if again := acc.keep(recs, true); again != idless {
+		if again, _ := acc.keep(2, recs, true); again != idless {
 			t.Fatalf("the same page again kept %d records, want the %d without an id", again, idless)
 		}
 		if seen.n != 2*len(ids) {

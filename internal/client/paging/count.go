@@ -115,7 +115,7 @@ func newCountReader[T any, PT interface {
 
 	return &countReader[T, PT]{
 		ctx: ctx, rd: rd, maxInFlight: maxInFlight,
-		acc:      newAccumulator[T, PT](rd.guard()),
+		acc:      newAccumulator[T, PT](rd),
 		bodies:   map[uint64]int{},
 		pageSize: rd.Size, count: rd.Size,
 	}

@@ -59,8 +59,11 @@ func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 // before was stale too.
 func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 	n := len(p.records)
-	fresh := r.acc.keep(p.records, r.rd.KeepRaw)
+	fresh, err := r.acc.keep(page, p.records, r.rd.KeepRaw)
 	r.rd.recycle(p.body) // the kept records hold copies, not the body
+	if err != nil {
+		return err
+	}
 	if r.concurrent && fresh < n {
 		r.changedAt = page
 		return ErrDataChanged

@@ -33,7 +33,7 @@ func ReadLimit[T any, PT interface {
 	*T
 	Record
 }](ctx context.Context, rd Read[T]) ([]T, int, Stats, error) {
-	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](rd.guard())}
+	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](&rd)}
 	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m), nil)
 	if err == nil {
 		err = m.acc.guard.Err()
@@ -149,7 +149,9 @@ func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pag
 			"endpoint": rd.Endpoint, "page": page, "asked": rd.Size, "served": n, "total_pages": m.total,
 		})
 	}
-	m.acc.keep(p.records, rd.KeepRaw)
+	if _, err := m.acc.keep(page, p.records, rd.KeepRaw); err != nil {
+		return pagePlan{}, err
+	}
 	m.prevConfirmed = confirmed && n > 0 && short
 	m.prevPrints = printsOf[T, PT](p.records)
 	switch {

@@ -49,6 +49,9 @@ type Read[T any] struct {
 	// NewGuard checks every record of one pass (the organization guard);
 	// nil checks nothing.
 	NewGuard func() Guard[T]
+	// Budget bounds what one pass holds (budget.go); its zero value
+	// bounds nothing.
+	Budget Budget[T]
 
 	// Book is the run's believed answers, shared by every read of a client.
 	Book *AnswerBook

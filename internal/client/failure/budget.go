@@ -1,0 +1,51 @@
+package failure
+
+import "fmt"
+
+// SettingMaxValues is the budget of values one read may hold
+// (Config.MaxValues): the error of a read past it names it.
+var SettingMaxValues = Setting{Field: "MaxValues"}
+
+// BudgetError is a read that stopped because what it held could no longer
+// fit what its caller may hand on: more values than the budget
+// (MaxValues), or more text than one message takes (MaxBytes). It is
+// returned as soon as the page that passes the bound is kept, so a server
+// that pages forever, or one huge page, costs no more memory than the
+// bound.
+type BudgetError struct {
+	Endpoint string
+	// Pages and Records are what the read had kept when it stopped; Values
+	// and Bytes what they hold.
+	Pages, Records int
+	Values, Bytes  int64
+	// MaxValues and MaxBytes are the bounds; Over says which one was
+	// passed ("values" or "bytes").
+	MaxValues, MaxBytes int64
+	Over                string
+}
+
+func (e *BudgetError) Error() string { return e.WordWith(ConfigNames) }
+
+// WordWith names the budget's setting as the caller words it.
+func (e *BudgetError) WordWith(name Namer) string {
+	read := fmt.Sprintf("%s: the read stopped after %s records on %s pages, which hold %s values and %s bytes of text",
+		e.Endpoint, Thousands(int64(e.Records)), Thousands(int64(e.Pages)), Thousands(e.Values), Thousands(e.Bytes))
+	if e.Over == "bytes" {
+		return read + fmt.Sprintf(", more than the %s bytes Terraform takes from a provider in one message, so the result could not be returned", Thousands(e.MaxBytes))
+	}
+	return read + fmt.Sprintf(", past the budget of %s values that bounds what one read hands Terraform "+
+		"(Terraform needs about 1 KB of memory for each value it plans, so a larger result risks the memory of the machine that plans). "+
+		"To read more, raise %s", Thousands(e.MaxValues), name(SettingMaxValues))
+}
+
+// Thousands writes n with commas between groups of three digits.
+func Thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,55 @@
+package paging
+
+import "github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+
+// Budget bounds what one read holds (DESIGN.md, "Bounds"): the records
+// kept so far are weighed as they are kept, and the read stops with a
+// *failure.BudgetError at the first page that passes a bound. A server
+// that pages forever, or a page of a million records, so costs the
+// memory of the bound and no more, and fails in the time it takes to
+// read that far instead of at the read's timeout. The zero Budget bounds
+// nothing.
+type Budget[T any] struct {
+	// MaxValues and MaxBytes are the bounds; 0 is none.
+	MaxValues, MaxBytes int64
+	// Width is the values every record holds whatever it says: one for
+	// each field the read decodes, null or not, as Terraform holds every
+	// attribute of an object.
+	Width int64
+	// Weigh is what a record holds beyond them: the values nested in it
+	// (a list's elements, a nested object's fields) and the bytes of its
+	// text. nil weighs nothing more.
+	Weigh func(*T) (nested, text int64)
+}
+
+// tally is what the records kept in one pass hold.
+type tally struct {
+	records       int
+	values, bytes int64
+}
+
+// add weighs one kept record and reports the bound it passes, or "".
+func (b *Budget[T]) add(t *tally, rec *T) string {
+	t.records++
+	t.values += b.Width
+	if b.Weigh != nil {
+		nested, text := b.Weigh(rec)
+		t.values += nested
+		t.bytes += text
+	}
+	switch {
+	case b.MaxValues > 0 && t.values > b.MaxValues:
+		return "values"
+	case b.MaxBytes > 0 && t.values+t.bytes > b.MaxBytes:
+		// Every value takes at least a byte in Terraform's encoding, and
+		// text its bytes: the message cannot be smaller than this.
+		return "bytes"
+	}
+	return ""
+}
+
+// exceeded is the error of a pass that passed a bound on page page.
+func (b *Budget[T]) exceeded(endpoint string, page int, t tally, over string) error {
+	return &failure.BudgetError{Endpoint: endpoint, Pages: page, Records: t.records, Values: t.values, Bytes: t.bytes,
+		MaxValues: b.MaxValues, MaxBytes: b.MaxBytes, Over: over}
+}

@@ -1,0 +1,85 @@
+package client
+
+import (
+	"reflect"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
+)
+
+// What a record weighs against a read's budget (Config.MaxValues and
+// MaxBytes; paging.Budget): the values it holds, as Terraform will hold
+// them, and the bytes of its text. Every field the read decodes counts one
+// value, null or not (paging.Budget.Width); weigh adds what varies by
+// record: the fields of a nested object that is there, one value per list
+// element and per field of an element, and the bytes of every string,
+// the raw JSON included. Hand-written per type, without reflection: it
+// runs for every record of every read.
+
+// budgetOf is the budget of a read of T decoded through only.
+func budgetOf[T any, PT interface {
+	*T
+	record
+}](c *Client, only pagejson.Mask) paging.Budget[T] {
+	width := len(only)
+	if only == nil {
+		width = len(pagejson.FieldIndex(reflect.TypeFor[T]()))
+	}
+	return paging.Budget[T]{MaxValues: c.cfg.MaxValues, MaxBytes: c.cfg.MaxBytes, Width: int64(width),
+		Weigh: func(r *T) (int64, int64) { return PT(r).weigh() }}
+}
+
+// textOf is the bytes of the strings that are there.
+func textOf(strs ...*string) int64 {
+	var n int
+	for _, s := range strs {
+		if s != nil {
+			n += len(*s)
+		}
+	}
+	return int64(n)
+}
+
+// Fields of the nested types, each one value.
+var (
+	profileFields      = int64(len(pagejson.FieldIndex(reflect.TypeFor[Profile]())))
+	customAnswerFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[CustomAnswer]())))
+)
+
+func (m *Membership) weigh() (nested, text int64) {
+	text = textOf(m.ID, m.OrganizationID, m.ExternalID, m.Email, m.DisplayName, m.MembershipType, m.MembershipName,
+		m.Joined, m.ExpirationDate, m.RebillingDate, m.Created, m.Updated, m.CustomerID, m.SubscriptionID) + int64(len(m.RawJSON))
+	if p := m.Profile; p != nil {
+		nested += profileFields
+		text += textOf(p.FirstName, p.LastName, p.Company, p.Phone, p.JobTitle, p.Birthday, p.Gender, p.Facebook, p.Twitter, p.LinkedIn, (*string)(p.Address))
+	}
+	if m.CustomAnswers != nil {
+		for i := range *m.CustomAnswers {
+			a := &(*m.CustomAnswers)[i]
+			nested += 1 + customAnswerFields
+			text += textOf(a.QuestionID, a.Question, (*string)(a.Answer))
+		}
+	}
+	return nested, text
+}
+
+func (m *MembershipSummary) weigh() (nested, text int64) {
+	return 0, textOf(m.ID, m.Email, m.MembershipType, m.MembershipName, m.OrganizationID)
+}
+
+func (p *Payment) weigh() (nested, text int64) {
+	text = textOf(p.ID, p.OrganizationID, p.MemberID, p.Channel, p.Currency, p.PaymentDate, p.Created, p.Updated) + int64(len(p.RawJSON))
+	if p.MembershipIDs != nil {
+		nested = int64(len(*p.MembershipIDs))
+		text += textOf(*p.MembershipIDs...)
+	}
+	return nested, text
+}
+
+func (g *Group) weigh() (nested, text int64) {
+	return 0, textOf(g.ID, g.AltID, g.OrganizationID, g.Name) + int64(len(g.RawJSON))
+}
+
+func (m *OrgMetric) weigh() (nested, text int64) {
+	return 0, textOf(m.OrganizationID) + int64(len(m.RawJSON))
+}

@@ -1,0 +1,69 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Oversized answers are faults like the others, set in Faults: what a
+// server may send that no paging rule stops, and only a bound on what a
+// read holds does.
+//
+//	EndlessPages  every page of every list endpoint holds as many records as asked, each new: the list
+//	              never ends (limit-style pages say there is one more page)
+//	HugePage      page 1 of every list endpoint holds this many records ({"_id":"huge-N"}), whatever
+//	              was asked, and the pages after it none
+//	BloatAnswers  the first membership of page 1 carries this many custom answers ({})
+//	BloatDepth    the first membership of page 1 has a profile address this many arrays deep
+
+// oversize applies the oversized-answer faults to a page: the records to
+// serve and the list's length that a limit-style page counts totalPages by.
+func (f *Faults) oversize(ep, page, size int, recs [][]byte, total int) ([][]byte, int) {
+	switch {
+	case f.EndlessPages:
+		out := make([][]byte, size)
+		for i := range out {
+			out[i] = []byte(`{"_id":"endless-` + strconv.Itoa(page) + "-" + strconv.Itoa(i) + `"}`)
+		}
+		return out, (page + 1) * size
+	case f.HugePage > 0:
+		if page > 1 {
+			return nil, f.HugePage
+		}
+		out := make([][]byte, f.HugePage)
+		for i := range out {
+			out[i] = []byte(`{"_id":"huge-` + strconv.Itoa(i) + `"}`)
+		}
+		return out, f.HugePage
+	case ep == epMemberships && page == 1 && len(recs) > 0 && (f.BloatAnswers > 0 || f.BloatDepth > 0):
+		out := append([][]byte{bloated(recs[0], f.BloatAnswers, f.BloatDepth)}, recs[1:]...)
+		return out, total
+	}
+	return recs, total
+}
+
+// bloated is a membership record with answers empty custom answers and
+// an address depth arrays deep.
+func bloated(rec []byte, answers, depth int) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(rec, &m) != nil {
+		return rec
+	}
+	if answers > 0 {
+		m["custom_answers"] = json.RawMessage("[" + strings.TrimSuffix(strings.Repeat("{},", answers), ",") + "]")
+	}
+	if depth > 0 {
+		var profile map[string]json.RawMessage
+		if json.Unmarshal(m["profile"], &profile) != nil || profile == nil {
+			profile = map[string]json.RawMessage{}
+		}
+		profile["address"] = json.RawMessage(strings.Repeat("[", depth) + strings.Repeat("]", depth))
+		m["profile"], _ = json.Marshal(profile)
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return rec
+	}
+	return out
+}
