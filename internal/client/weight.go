@@ -16,6 +16,14 @@ import (
 // the raw JSON included. Hand-written per type, without reflection: it
 // runs for every record of every read.
 
+// MaxRecordValues bounds the values of one record: a membership of the
+// public examples holds about 40, one with a few dozen custom answers a
+// few hundred. One whose custom_answers held a million empty objects (3 MB
+// of JSON) wrote a 290 MB state, and the next plan ran Terraform out of
+// memory; at the default MaxValues it would pass. A record past this
+// fails the read, naming it.
+const MaxRecordValues = 10_000
+
 // budgetOf is the budget of a read of T decoded through only.
 func budgetOf[T any, PT interface {
 	*T
@@ -25,7 +33,7 @@ func budgetOf[T any, PT interface {
 	if only == nil {
 		width = len(pagejson.FieldIndex(reflect.TypeFor[T]()))
 	}
-	return paging.Budget[T]{MaxValues: c.cfg.MaxValues, MaxBytes: c.cfg.MaxBytes, Width: int64(width),
+	return paging.Budget[T]{MaxValues: c.cfg.MaxValues, MaxBytes: c.cfg.MaxBytes, MaxRecordValues: MaxRecordValues, Width: int64(width),
 		Weigh: func(r *T) (int64, int64) { return PT(r).weigh() }}
 }
 

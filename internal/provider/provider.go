@@ -69,7 +69,7 @@ func (p *joinitProvider) Schema(_ context.Context, _ provider.SchemaRequest, res
 }
 
 func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	data := configure(ctx, p.version, req, resp)
+	data := configure(ctx, p.version, p.resultLimit, req, resp)
 	if data == nil {
 		return
 	}

@@ -18,7 +18,10 @@ import (
 // holds values unknown until apply: then data sources say they cannot read
 // yet (or are deferred, where Terraform allows it), as the framework
 // advises, instead of failing here.
-func configure(ctx context.Context, version string, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
+//
+// limit is the largest encoded state a read may return: the client stops a
+// read whose text alone passes it (client.Config.MaxBytes).
+func configure(ctx context.Context, version string, limit int64, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
 	if !req.Config.Raw.IsFullyKnown() {
 		tflog.Warn(ctx, "provider configuration has values unknown until apply; the joinit client is not configured during this plan")
 		// A Terraform that can defer is told to; the framework then
@@ -35,6 +38,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	}
 	conf := configuration{client: client.Config{
 		UserAgent: fmt.Sprintf("terraform-provider-joinit/%s Terraform/%s", version, req.TerraformVersion),
+		MaxBytes:  limit,
 	}}
 	for _, s := range providerSettings {
 		v, fromEnv := settingValue(s, block[s.name])
@@ -56,6 +60,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	tflog.Debug(ctx, "joinit client configured", map[string]any{
 		"base_url": conf.client.BaseURL, "max_concurrent_requests": conf.client.MaxConcurrency, "max_retries": conf.client.MaxRetries,
 		"max_retry_wait": conf.client.MaxRetryWait.String(), "organization_id": conf.client.OrganizationID,
+		"max_result_values": conf.client.MaxValues,
 	})
 	return &providerData{client: c, strictFilters: conf.strict, scrub: client.Scrubber(token)}
 }

@@ -50,5 +50,9 @@ func (d *dataSourceDef) failure(err error) readFailure {
 	if errors.As(err, &refused) {
 		return readFailure{attr: refused.attr, summary: refused.summary, detail: refused.detail}
 	}
-	return readFailure{summary: d.errorSummary(), detail: message(err)}
+	detail := message(err)
+	if errors.As(err, new(*client.BudgetError)) {
+		detail += ". Or read less: " + d.readLess
+	}
+	return readFailure{summary: d.errorSummary(), detail: detail}
 }

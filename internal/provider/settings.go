@@ -52,6 +52,7 @@ const (
 	envBaseURL      = "JOINIT_BASE_URL"
 	envOrganization = "JOINIT_ORGANIZATION_ID"
 	envCACertFile   = "JOINIT_CA_CERT_FILE"
+	envMaxValues    = "JOINIT_MAX_RESULT_VALUES"
 )
 
 // providerSettings are the provider block's attributes, in the order the
@@ -87,6 +88,14 @@ var providerSettings = []setting{
 		desc: "Most requests in flight at once for the whole provider: every data source of this provider configuration shares them. " +
 			"After HTTP 429 (or 503 with `Retry-After`) every read waits as the server asked, then fewer requests are in flight (halved, and grown back as requests succeed).",
 		use: func(n int64, c *configuration) { c.client.MaxConcurrency = int(n) }}),
+	intSetting(intSettingSpec{name: "max_result_values", env: envMaxValues, def: client.DefaultMaxValues, min: 1_000, max: 1_000_000_000,
+		concerns: client.SettingMaxValues,
+		desc: "Most values one read may hand Terraform: every attribute of every record, null or not, every element of a list and every attribute " +
+			"nested in one (a membership of the sandbox holds about 34). A read fails as soon as what it holds passes it, naming the pages and records read, " +
+			"instead of handing Terraform more than a CI runner can plan: Terraform needs about 1 KB of memory for each value it plans " +
+			"(the full read of 100,000 memberships, 3.4 million values, takes it 2.9 GB). The lean read (`include_records = false`) and `fields` hold far fewer. " +
+			"Apart from it, a read fails when its text passes the 256 MiB Terraform takes from a provider in one message.",
+		use: func(n int64, c *configuration) { c.client.MaxValues = n }}),
 	intSetting(intSettingSpec{name: "max_retries", def: client.DefaultMaxRetries, min: 0, max: 20, concerns: client.SettingMaxRetries,
 		desc: "Retries of a request that failed with a network error, HTTP 429 or a 5xx other than 501. `Retry-After` is honoured; otherwise the wait grows exponentially, with jitter. " +
 			"A request refused for the rate (429, or 503 with `Retry-After`) while other requests of the provider get through is not counted: it is bounded by time instead (`max_retry_wait` per wait, the data source's `timeouts`).",

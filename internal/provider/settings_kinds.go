@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,20 +111,37 @@ func stringSetting(sp stringSpec) setting {
 // intSettingSpec declares a whole-number setting with bounds and a default.
 type intSettingSpec struct {
 	name, desc    string
+	env           string // the environment variable read when the attribute is null; "" for none
 	def, min, max int64
 	concerns      client.Setting
 	use           func(n int64, c *configuration)
 }
 
 func intSetting(sp intSettingSpec) setting {
-	s := setting{name: sp.name, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
+	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
 		Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d.", sp.def, sp.min, sp.max),
 		Validators:  []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
-	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
+	if sp.env != "" {
+		s.attribute = schema.NumberAttribute{Optional: true,
+			Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d. Defaults to the `%s` environment variable.", sp.def, sp.min, sp.max, sp.env),
+			Validators:  []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}
+	}
+	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
+		name := sp.name
+		if fromEnv {
+			// The variable's text, as a number: "1e7" and "10000000" alike.
+			var text string
+			_ = v.As(&text)
+			f, _, err := big.ParseFloat(strings.TrimSpace(text), 10, 256, big.ToNearestEven)
+			if err != nil {
+				return &settingError{"Invalid " + sp.env, fmt.Sprintf("%s is %q, not a whole number", sp.env, text)}
+			}
+			name, v = sp.env, tftypes.NewValue(tftypes.Number, f)
+		}
 		// The data-source arguments' parse, with its bounds check.
-		n, err := argumentOf(sp.name, v).int64Value(intSpec{name: sp.name, def: &sp.def, min: sp.min, max: sp.max})
+		n, err := argumentOf(name, v).int64Value(intSpec{name: name, def: &sp.def, min: sp.min, max: sp.max})
 		if err != nil {
-			return invalidSetting(sp.name, err)
+			return invalidSetting(name, err)
 		}
 		sp.use(*n, c)
 		return nil

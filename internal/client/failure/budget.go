@@ -21,15 +21,23 @@ type BudgetError struct {
 	// MaxValues and MaxBytes are the bounds; Over says which one was
 	// passed ("values" or "bytes").
 	MaxValues, MaxBytes int64
-	Over                string
+	// RecordValues is what the last record held when it alone passed
+	// MaxRecordValues (Over is "record").
+	RecordValues, MaxRecordValues int64
+	Over                          string
 }
 
 func (e *BudgetError) Error() string { return e.WordWith(ConfigNames) }
 
 // WordWith names the budget's setting as the caller words it.
 func (e *BudgetError) WordWith(name Namer) string {
-	read := fmt.Sprintf("%s: the read stopped after %s records on %s pages, which hold %s values and %s bytes of text",
-		e.Endpoint, Thousands(int64(e.Records)), Thousands(int64(e.Pages)), Thousands(e.Values), Thousands(e.Bytes))
+	read := fmt.Sprintf("%s: the read stopped after %s records on %s, which hold %s values and %s bytes of text",
+		e.Endpoint, Thousands(int64(e.Records)), plural(e.Pages, "page"), Thousands(e.Values), Thousands(e.Bytes))
+	if e.Over == "record" {
+		return fmt.Sprintf("%s: record %s (page %d) holds %s values in its lists and nested objects, more than the %s one record may hand Terraform "+
+			"(a list this long in one record takes Terraform minutes and gigabytes to plan); the read fails rather than drop any of them",
+			e.Endpoint, Thousands(int64(e.Records)), e.Pages, Thousands(e.RecordValues), Thousands(e.MaxRecordValues))
+	}
 	if e.Over == "bytes" {
 		return read + fmt.Sprintf(", more than the %s bytes Terraform takes from a provider in one message, so the result could not be returned", Thousands(e.MaxBytes))
 	}
@@ -48,4 +56,11 @@ func Thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return Thousands(int64(n)) + " " + what + "s"
 }

@@ -12,6 +12,8 @@ import "github.com/joinit-community/terraform-provider-joinit/internal/client/fa
 type Budget[T any] struct {
 	// MaxValues and MaxBytes are the bounds; 0 is none.
 	MaxValues, MaxBytes int64
+	// MaxRecordValues bounds the values of one record; 0 is none.
+	MaxRecordValues int64
 	// Width is the values every record holds whatever it says: one for
 	// each field the read decodes, null or not, as Terraform holds every
 	// attribute of an object.
@@ -26,6 +28,7 @@ type Budget[T any] struct {
 type tally struct {
 	records       int
 	values, bytes int64
+	record        int64 // the values of the record that passed MaxRecordValues
 }
 
 // add weighs one kept record and reports the bound it passes, or "".
@@ -36,6 +39,10 @@ func (b *Budget[T]) add(t *tally, rec *T) string {
 		nested, text := b.Weigh(rec)
 		t.values += nested
 		t.bytes += text
+		if b.MaxRecordValues > 0 && b.Width+nested > b.MaxRecordValues {
+			t.record = b.Width + nested
+			return "record"
+		}
 	}
 	switch {
 	case b.MaxValues > 0 && t.values > b.MaxValues:
@@ -51,5 +58,5 @@ func (b *Budget[T]) add(t *tally, rec *T) string {
 // exceeded is the error of a pass that passed a bound on page page.
 func (b *Budget[T]) exceeded(endpoint string, page int, t tally, over string) error {
 	return &failure.BudgetError{Endpoint: endpoint, Pages: page, Records: t.records, Values: t.values, Bytes: t.bytes,
-		MaxValues: b.MaxValues, MaxBytes: b.MaxBytes, Over: over}
+		MaxValues: b.MaxValues, MaxBytes: b.MaxBytes, Over: over, RecordValues: t.record, MaxRecordValues: b.MaxRecordValues}
 }

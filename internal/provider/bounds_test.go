@@ -1,0 +1,101 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// boundedProvider is the provider block with max_result_values set.
+func boundedProvider(url string, maxValues int) string {
+	return fmt.Sprintf(`
+provider "joinit" {
+  base_url          = %q
+  access_token      = %q
+  max_result_values = %d
+}
+`, url, sandbox.DefaultToken, maxValues)
+}
+
+// A server that pages forever fails the plan at the budget, naming the
+// pages and records read, the setting to raise and a smaller read; the
+// lean read of it too. Nothing reaches state.
+func TestAccBoundsEndlessServer(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{EndlessPages: true}})
+	budget := regexp.MustCompile(`(?s)Failed to read joinit_memberships.*the read stopped after [0-9,]+\s+records\s+on\s+[0-9,]+\s+pages.*past\s+the\s+budget\s+of\s+50,000\s+values.*raise\s+max_result_values\s+\(or\s+JOINIT_MAX_RESULT_VALUES\).*include_records\s+=\s+false`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{
+			{Config: boundedProvider(url, 50_000) + `data "joinit_memberships" "all" {}`, ExpectError: budget},
+			{Config: boundedProvider(url, 50_000) + `data "joinit_memberships" "all" { include_records = false }`, ExpectError: budget},
+		},
+	})
+}
+
+// Values nested in one record count: a million custom answers in one
+// membership fail the read (client.MaxRecordValues); a profile address
+// nested 9,000 deep fails it naming the record and the field.
+func TestAccBoundsBloatedRecord(t *testing.T) {
+	t.Parallel()
+	_, answers := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatAnswers: 1_000_000}})
+	_, deep := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatDepth: 9_000}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      providerBlock(answers) + `data "joinit_memberships" "all" {}`,
+				ExpectError: regexp.MustCompile(`(?s)memberships:\s+record\s+1\s+\(page\s+1\)\s+holds\s+4,000,0\d\d\s+values\s+in\s+its\s+lists\s+and\s+nested\s+objects,\s+more\s+than\s+the\s+10,000`),
+			},
+			{
+				Config:      providerBlock(deep) + `data "joinit_memberships" "all" {}`,
+				ExpectError: regexp.MustCompile(`(?s)record 1: field\s+"profile.address":\s+the\s+value\s+nests\s+9000\s+levels`),
+			},
+			{
+				// The same memberships without the address: fields that do
+				// not read it are not refused.
+				Config: providerBlock(deep) + `data "joinit_memberships" "all" { fields = ["email"] }`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(50)),
+				},
+			},
+		},
+	})
+}
+
+// The budget from the environment, and a bad value there named.
+func TestAccBoundsFromEnvironment(t *testing.T) {
+	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 300})
+	t.Setenv(envMaxValues, "2e3")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
+				ExpectError: regexp.MustCompile(`(?s)past\s+the\s+budget\s+of\s+2,000\s+values`),
+			},
+			{
+				// The lean read of the same 300 holds 600 values.
+				Config: providerBlock(url) + `data "joinit_memberships" "all" { include_records = false }`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(300)),
+				},
+			},
+		},
+	})
+	t.Setenv(envMaxValues, "lots")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
+			ExpectError: regexp.MustCompile(`(?s)Invalid JOINIT_MAX_RESULT_VALUES.*JOINIT_MAX_RESULT_VALUES is "lots", not a whole number`),
+		}},
+	})
+}
