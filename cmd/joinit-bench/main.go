@@ -27,6 +27,7 @@ func main() {
 	leanSizes := flag.String("lean-sizes", "1000000", "comma-separated numbers of memberships for the lean read alone, without the anchor (empty: none)")
 	lookupOrg := flag.Int("lookup-org", 50000, "memberships of the organization of the lookups table (0: skip the table)")
 	lookups := flag.Int("lookups", 200, "joinit_membership lookups by e-mail in the lookups table")
+	boundsSize := flag.Int("bounds-size", 100000, "memberships of the full read beside the oversized servers in the bounds table (0: skip the table)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: joinit-bench [flags]\n\nPrints the scale benchmark tables (see GNUmakefile's bench target).\n\n")
 		flag.PrintDefaults()
@@ -74,6 +75,9 @@ func main() {
 		fmt.Println()
 		if *lookupOrg > 0 {
 			check(lookupTable(os.Stdout, *lookupOrg, *lookups))
+		}
+		if *boundsSize > 0 {
+			check(boundsTable(os.Stdout, *boundsSize))
 		}
 	}
 }

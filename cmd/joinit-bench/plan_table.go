@@ -165,6 +165,16 @@ func writeAnchor(dir string, sb *sandbox.Server) error {
 
 // plan runs terraform plan in dir and measures it.
 func plan(dir, cliConfig, baseURL string) (planRun, error) {
+	r, output, err := planOutcome(dir, cliConfig, baseURL)
+	if err != nil {
+		return planRun{}, fmt.Errorf("%w\n%s", err, output)
+	}
+	return r, nil
+}
+
+// planOutcome runs terraform plan in dir and measures it, whether it
+// succeeds or fails; output is what terraform printed.
+func planOutcome(dir, cliConfig, baseURL string) (planRun, string, error) {
 	cmd := exec.Command("terraform", "plan", "-input=false", "-no-color", "-refresh=true")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1",
@@ -173,14 +183,11 @@ func plan(dir, cliConfig, baseURL string) (planRun, error) {
 	cmd.Stdout, cmd.Stderr = &output, &output
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return planRun{}, err
+		return planRun{}, "", err
 	}
 	peaks := watchPeaks(cmd.Process.Pid)
 	err := cmd.Wait()
 	wall := time.Since(start)
 	tfKB, provKB := peaks.stop()
-	if err != nil {
-		return planRun{}, fmt.Errorf("%w\n%s", err, output.String())
-	}
-	return planRun{wall: wall, terraformKB: tfKB, providerKB: provKB}, nil
+	return planRun{wall: wall, terraformKB: tfKB, providerKB: provKB}, output.String(), err
 }
