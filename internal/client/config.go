@@ -25,9 +25,10 @@ const (
 	DefaultMaxBodyBytes   = 64 << 20
 	DefaultMaxRetryWait   = 60 * time.Second
 	// DefaultMaxValues lets the full read of 100,000 memberships through
-	// (about 3.4 million values) with room to spare, and refuses a full
-	// read of a million, which no CI runner could plan (DESIGN.md, "Bounds").
-	DefaultMaxValues = 10_000_000
+	// (about 3.4 million values, 2.7 GB of Terraform's memory to plan) and
+	// the lean read of a million (2-3 million), and refuses a full read of
+	// a million, which no CI runner could plan (DESIGN.md, "Bounds").
+	DefaultMaxValues = 5_000_000
 )
 
 // Paths are the endpoint paths, relative to the base URL; the defaults and

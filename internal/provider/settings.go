@@ -93,7 +93,7 @@ var providerSettings = []setting{
 		desc: "Most values one read may hand Terraform: every attribute of every record, null or not, every element of a list and every attribute " +
 			"nested in one (a membership of the sandbox holds about 34). A read fails as soon as what it holds passes it, naming the pages and records read, " +
 			"instead of handing Terraform more than a CI runner can plan: Terraform needs about 1 KB of memory for each value it plans " +
-			"(the full read of 100,000 memberships, 3.4 million values, takes it 2.9 GB). The lean read (`include_records = false`) and `fields` hold far fewer. " +
+			"(the full read of 100,000 memberships, 3.4 million values, takes it 2.7 GB). The lean read (`include_records = false`) and `fields` hold far fewer. " +
 			"Apart from it, a read fails when its text passes the 256 MiB Terraform takes from a provider in one message.",
 		use: func(n int64, c *configuration) { c.client.MaxValues = n }}),
 	intSetting(intSettingSpec{name: "max_retries", def: client.DefaultMaxRetries, min: 0, max: 20, concerns: client.SettingMaxRetries,
