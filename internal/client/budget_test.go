@@ -3,10 +3,12 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -157,14 +159,23 @@ func TestServerThatPagesForeverFailsAtTheBudget(t *testing.T) {
 // in a record count).
 func TestHugePageAndBloatedRecordFailAtTheBudget(t *testing.T) {
 	t.Parallel()
-	if over := budgetError(t, Config{MaxValues: 1_000_000}, sandbox.Faults{HugePage: 200_000}, MembershipQuery{}); over.Pages != 1 {
-		t.Fatalf("%+v; want page 1", *over)
+	width := len(jsonFields(reflect.TypeFor[Membership]()))
+	s, u := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{HugePage: 200_000}})
+	_, err := newClient(t, Config{BaseURL: u, MaxValues: 1_000_000}).Memberships(context.Background(), MembershipQuery{})
+	over, ok := errors.AsType[*BudgetError](err)
+	// Decoding stops at the first record the whole budget cannot hold,
+	// and the page is not asked again.
+	if !ok || over.Over != "page" || over.Pages != 1 || over.Records != 1_000_000/width+2 || s.Requests("memberships") != 1 {
+		t.Fatalf("%v; want page 1 refused at record %d, asked once (asked %d times)", err, 1_000_000/width+2, s.Requests("memberships"))
+	}
+	if msg := err.Error(); msg != fmt.Sprintf("memberships: page 1 alone holds more than %s records, which pass the budget of 1,000,000 values that bounds what one read hands Terraform; its decoding stopped there. To read more, raise Config.MaxValues", failure.Thousands(int64(1_000_000/width+1))) {
+		t.Fatalf("message: %s", msg)
 	}
 	if over := budgetError(t, Config{}, sandbox.Faults{BloatAnswers: 1_000_000}, MembershipQuery{}); over.Over != "record" || over.Records != 1 || over.RecordValues < 4_000_000 {
 		t.Fatalf("%+v; want the first record, holding four million values", *over)
 	}
 	// A record of 2,000 answers (8,000 values and its fields) is not refused.
-	_, u := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatAnswers: 2_000}})
+	_, u = startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatAnswers: 2_000}})
 	if ms, err := newClient(t, Config{BaseURL: u}).Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 40 {
 		t.Fatalf("2,000 custom answers: %d records, %v", len(ms), err)
 	}

@@ -128,8 +128,15 @@ func readPages[T any, PT interface {
 		out.records, out.totalPages, stats, err = paging.ReadLimit[T, PT](ctx, rd)
 	} else {
 		rd.Gate = c.decoders
-		rd.Fetch = fetchPage[T](c, req, func(body []byte, _ int) (paging.Page[T], error) {
-			recs, err := pagejson.DecodeArray[T](body, keepRaw, only)
+		// A page of more records than the whole budget holds cannot be
+		// kept: its decoding stops there (a page of a million records).
+		perPage := int(rd.Budget.MaxValues/max(rd.Budget.Width, 1)) + 1
+		rd.Fetch = fetchPage[T](c, req, func(body []byte, page int) (paging.Page[T], error) {
+			recs, err := pagejson.DecodeArrayAtMost[T](body, keepRaw, only, perPage)
+			if tooMany, ok := errors.AsType[*pagejson.TooManyRecordsError](err); ok {
+				return paging.Page[T]{}, &failure.BudgetError{Endpoint: req.endpoint, Pages: page, Records: tooMany.Max + 1,
+					Values: int64(tooMany.Max+1) * rd.Budget.Width, MaxValues: rd.Budget.MaxValues, Over: "page"}
+			}
 			return paging.Page[T]{Records: recs, Body: body}, err
 		})
 		out.records, stats, err = paging.ReadCount[T, PT](ctx, rd)
@@ -172,6 +179,9 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 				var err error
 				if p, err = decode(body, page); err != nil {
 					transport.Recycle(body)
+					if errors.As(err, new(*failure.BudgetError)) {
+						return transport.Final(err) // what the page holds, not how it came
+					}
 					err = failure.Redacted(c.describeBody(err), c.cfg.Token)
 					if errors.As(err, new(*pagejson.RefusedValue)) {
 						return transport.Final(err) // the same answer would be refused again
@@ -181,6 +191,9 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 				return nil
 			},
 		})
+		if over, ok := errors.AsType[*failure.BudgetError](err); ok {
+			return p, over // it names the endpoint and the page itself
+		}
 		return p, err
 	}
 }

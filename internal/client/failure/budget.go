@@ -33,6 +33,10 @@ func (e *BudgetError) Error() string { return e.WordWith(ConfigNames) }
 func (e *BudgetError) WordWith(name Namer) string {
 	read := fmt.Sprintf("%s: the read stopped after %s records on %s, which hold %s values and %s bytes of text",
 		e.Endpoint, Thousands(int64(e.Records)), plural(e.Pages, "page"), Thousands(e.Values), Thousands(e.Bytes))
+	if e.Over == "page" {
+		return fmt.Sprintf("%s: page %d alone holds more than %s records, which pass the budget of %s values that bounds what one read hands Terraform; "+
+			"its decoding stopped there. To read more, raise %s", e.Endpoint, e.Pages, Thousands(int64(e.Records-1)), Thousands(e.MaxValues), name(SettingMaxValues))
+	}
 	if e.Over == "record" {
 		return fmt.Sprintf("%s: record %s (page %d) holds %s values in its lists and nested objects, more than the %s one record may hand Terraform "+
 			"(a list this long in one record takes Terraform minutes and gigabytes to plan); the read fails rather than drop any of them",

@@ -45,6 +45,21 @@ type Record[T any] struct {
 // DecodeArray decodes a JSON array page one element at a time: every field
 // of each record, or with a mask only the masked ones.
 func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], error) {
+	return DecodeArrayAtMost[T](body, keepRaw, only, 0)
+}
+
+// TooManyRecordsError is a page holding more records than its reader
+// would keep: decoding stopped there.
+type TooManyRecordsError struct{ Max int }
+
+func (e *TooManyRecordsError) Error() string {
+	return fmt.Sprintf("the page holds more than %d records", e.Max)
+}
+
+// DecodeArrayAtMost is DecodeArray that stops with a *TooManyRecordsError
+// at the record after the first max (max 0: no limit), so that a page of a
+// million records costs the memory of max of them.
+func DecodeArrayAtMost[T any](body []byte, keepRaw bool, only Mask, max int) ([]Record[T], error) {
 	if isJSONNull(body) {
 		return nil, nil // an empty list, as servers that encode an empty slice as null send it
 	}
@@ -60,6 +75,9 @@ func DecodeArray[T any](body []byte, keepRaw bool, only Mask) ([]Record[T], erro
 		kind := dec.PeekKind()
 		if kind == ']' {
 			break
+		}
+		if max > 0 && len(out) == max {
+			return nil, &TooManyRecordsError{Max: max}
 		}
 		if kind != '{' {
 			if _, err := dec.ReadValue(); err != nil {
