@@ -130,7 +130,10 @@ func readPages[T any, PT interface {
 		rd.Gate = c.decoders
 		// A page of more records than the whole budget holds cannot be
 		// kept: its decoding stops there (a page of a million records).
-		perPage := int(rd.Budget.MaxValues/max(rd.Budget.Width, 1)) + 1
+		perPage := 0 // no bound
+		if rd.Budget.MaxValues > 0 {
+			perPage = int(rd.Budget.MaxValues/max(rd.Budget.Width, 1)) + 1
+		}
 		rd.Fetch = fetchPage[T](c, req, func(body []byte, page int) (paging.Page[T], error) {
 			recs, err := pagejson.DecodeArrayAtMost[T](body, keepRaw, only, perPage)
 			if tooMany, ok := errors.AsType[*pagejson.TooManyRecordsError](err); ok {
