@@ -143,7 +143,7 @@ func budgetError(t *testing.T, cfg Config, f sandbox.Faults, q MembershipQuery) 
 
 // A server that never ends its list is stopped by the budget, not by the
 // page cap or the timeout. (The default budget stops it the same way,
-// after about 590 pages: joinit-bench -tables bounds.)
+// after 295 pages: joinit-bench's bounds table.)
 func TestServerThatPagesForeverFailsAtTheBudget(t *testing.T) {
 	t.Parallel()
 	const budget = 500_000
@@ -168,7 +168,7 @@ func TestHugePageAndBloatedRecordFailAtTheBudget(t *testing.T) {
 	if !ok || over.Over != "page" || over.Pages != 1 || over.Records != 1_000_000/width+2 || s.Requests("memberships") != 1 {
 		t.Fatalf("%v; want page 1 refused at record %d, asked once (asked %d times)", err, 1_000_000/width+2, s.Requests("memberships"))
 	}
-	if msg := err.Error(); msg != fmt.Sprintf("memberships: page 1 alone holds more than %s records, which pass the budget of 1,000,000 values that bounds what one read hands Terraform; its decoding stopped there. To read more, raise Config.MaxValues", failure.Thousands(int64(1_000_000/width+1))) {
+	if msg := err.Error(); msg != fmt.Sprintf("memberships: page 1 alone holds more than %s records, past the budget of 1,000,000 values that bounds what one read holds and hands Terraform; its decoding stopped there. To read more, raise Config.MaxValues", failure.Thousands(int64(1_000_000/width+1))) {
 		t.Fatalf("message: %s", msg)
 	}
 	if over := budgetError(t, Config{}, sandbox.Faults{BloatAnswers: 1_000_000}, MembershipQuery{}); over.Over != "record" || over.Records != 1 || over.RecordValues < 4_000_000 {
@@ -208,5 +208,26 @@ func TestDeepJSONTextFails(t *testing.T) {
 	_, u = startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatDepth: MaxJSONTextDepth}})
 	if ms, err := newClient(t, Config{BaseURL: u}).Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 40 {
 		t.Fatalf("an address %d levels deep: %d records, %v", MaxJSONTextDepth, len(ms), err)
+	}
+}
+
+// BenchmarkWeighMembership is the budget's cost a record: weigh runs for
+// every record of every read.
+//
+//	go test ./internal/client -run '^$' -bench WeighMembership
+func BenchmarkWeighMembership(b *testing.B) {
+	_, u := startSandbox(b, sandbox.Options{Seed: 7, Memberships: 1000})
+	ms, err := newClient(b, Config{BaseURL: u}).Memberships(context.Background(), MembershipQuery{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var n int64
+	for i := range b.N {
+		v, t := ms[i%len(ms)].weigh()
+		n += v + t
+	}
+	if n == 0 {
+		b.Fatal("weighed nothing")
 	}
 }

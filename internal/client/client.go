@@ -119,8 +119,9 @@ type (
 	ConnectionError = transport.ConnectionError
 	// RetryWaitError is a Retry-After longer than Config.MaxRetryWait.
 	RetryWaitError = transport.RetryWaitError
-	// BudgetError is a read that held more than Config.MaxValues values,
-	// or more text than Config.MaxBytes.
+	// BudgetError is a read that held more than Config.MaxValues values
+	// or more text than Config.MaxBytes, a record of more than
+	// MaxRecordValues values, or a page of more records than the budget.
 	BudgetError = failure.BudgetError
 	// TraceEvent is one moment in the life of a page request.
 	TraceEvent = transport.TraceEvent

@@ -51,8 +51,13 @@ func (d *dataSourceDef) failure(err error) readFailure {
 		return readFailure{attr: refused.attr, summary: refused.summary, detail: refused.detail}
 	}
 	detail := message(err)
-	if errors.As(err, new(*client.BudgetError)) {
-		detail += ". Or read less: " + d.readLess
+	if over, ok := errors.AsType[*client.BudgetError](err); ok {
+		switch over.Over {
+		case "values", "page": // raising the budget is the first way
+			detail += ". Or read less: " + d.readLess
+		default:
+			detail += ". Read less: " + d.readLess
+		}
 	}
 	return readFailure{summary: d.errorSummary(), detail: detail}
 }

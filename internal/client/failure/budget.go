@@ -8,18 +8,21 @@ var SettingMaxValues = Setting{Field: "MaxValues"}
 
 // BudgetError is a read that stopped because what it held could no longer
 // fit what its caller may hand on: more values than the budget
-// (MaxValues), or more text than one message takes (MaxBytes). It is
-// returned as soon as the page that passes the bound is kept, so a server
-// that pages forever, or one huge page, costs no more memory than the
-// bound.
+// (MaxValues), more text than one message takes (MaxBytes), one record of
+// more values than MaxRecordValues, or one page of more records than the
+// whole budget. It is returned as soon as the record that passes the
+// bound is kept (or, for a page, decoded), so a server that pages forever,
+// or one huge page, costs no more memory than the bound.
 type BudgetError struct {
 	Endpoint string
-	// Pages and Records are what the read had kept when it stopped; Values
-	// and Bytes what they hold.
+	// Pages and Records are where the read stopped: the page it was on,
+	// and the records kept up to the one that passed the bound (for
+	// "page", the record of that page decoding stopped at); Values and
+	// Bytes what the records kept hold.
 	Pages, Records int
 	Values, Bytes  int64
 	// MaxValues and MaxBytes are the bounds; Over says which one was
-	// passed ("values" or "bytes").
+	// passed: "values", "bytes", "record" or "page".
 	MaxValues, MaxBytes int64
 	// RecordValues is what the last record held when it alone passed
 	// MaxRecordValues (Over is "record").
@@ -34,18 +37,18 @@ func (e *BudgetError) WordWith(name Namer) string {
 	read := fmt.Sprintf("%s: the read stopped after %s records on %s, which hold %s values and %s bytes of text",
 		e.Endpoint, Thousands(int64(e.Records)), plural(e.Pages, "page"), Thousands(e.Values), Thousands(e.Bytes))
 	if e.Over == "page" {
-		return fmt.Sprintf("%s: page %d alone holds more than %s records, which pass the budget of %s values that bounds what one read hands Terraform; "+
+		return fmt.Sprintf("%s: page %d alone holds more than %s records, past the budget of %s values that bounds what one read holds and hands Terraform; "+
 			"its decoding stopped there. To read more, raise %s", e.Endpoint, e.Pages, Thousands(int64(e.Records-1)), Thousands(e.MaxValues), name(SettingMaxValues))
 	}
 	if e.Over == "record" {
-		return fmt.Sprintf("%s: record %s (page %d) holds %s values in its lists and nested objects, more than the %s one record may hand Terraform "+
+		return fmt.Sprintf("%s: record %s (page %d) holds %s values, its lists and nested objects included, more than the %s one record may hand Terraform "+
 			"(a list this long in one record takes Terraform minutes and gigabytes to plan); the read fails rather than drop any of them",
 			e.Endpoint, Thousands(int64(e.Records)), e.Pages, Thousands(e.RecordValues), Thousands(e.MaxRecordValues))
 	}
 	if e.Over == "bytes" {
 		return read + fmt.Sprintf(", more than the %s bytes Terraform takes from a provider in one message, so the result could not be returned", Thousands(e.MaxBytes))
 	}
-	return read + fmt.Sprintf(", past the budget of %s values that bounds what one read hands Terraform "+
+	return read + fmt.Sprintf(", past the budget of %s values that bounds what one read holds and hands Terraform "+
 		"(Terraform needs about 1 KB of memory for each value it plans, so a larger result risks the memory of the machine that plans). "+
 		"To read more, raise %s", Thousands(e.MaxValues), name(SettingMaxValues))
 }

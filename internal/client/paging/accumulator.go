@@ -1,7 +1,10 @@
 package paging
 
 import (
+	"errors"
 	"hash/maphash"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
@@ -57,6 +60,18 @@ func (a *accumulator[T, PT]) keep(page int, records []pagejson.Record[T], keepRa
 		}
 	}
 	return fresh, nil
+}
+
+// verdict is a pass's error given how it ended: the guard's when the pass
+// ended well or only at the budget (records of another organization, or
+// the token in a record, say more than the size the read reached).
+func (a *accumulator[T, PT]) verdict(err error) error {
+	if err == nil || errors.As(err, new(*failure.BudgetError)) {
+		if g := a.guard.Err(); g != nil {
+			return g
+		}
+	}
+	return err
 }
 
 // hashSeed is per process: hashes only compare pages of one run.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
@@ -12,10 +13,14 @@ import (
 )
 
 // endless answers every page with size records never seen before: a
-// server that never ends its list.
-func endless(asked *int) scriptedAPI {
+// server that never ends its list. asked is the highest page asked.
+func endless(asked *atomic.Int64) scriptedAPI {
 	return func(page, size int) (int, []byte) {
-		*asked = max(*asked, page)
+		for {
+			if old := asked.Load(); int64(page) <= old || asked.CompareAndSwap(old, int64(page)) {
+				break
+			}
+		}
 		recs := make([]string, size)
 		for i := range recs {
 			recs[i] = fmt.Sprintf("p%d-%d", page, i)
@@ -29,7 +34,7 @@ func endless(asked *int) scriptedAPI {
 func TestBudgetStopsAServerThatNeverEnds(t *testing.T) {
 	t.Parallel()
 	for _, inFlight := range []int{1, 4} {
-		var asked int
+		var asked atomic.Int64
 		rd := scriptedRead(endless(&asked), 100, 100_000, inFlight)
 		rd.Budget = Budget[testRecord]{MaxValues: 5_000, Width: 2}
 		recs, _, err := ReadCount[testRecord](context.Background(), rd)
@@ -38,8 +43,8 @@ func TestBudgetStopsAServerThatNeverEnds(t *testing.T) {
 			t.Fatalf("in flight %d: got %d records, error %v; want a budget error", inFlight, len(recs), err)
 		}
 		// 2,500 records fill the budget; the 2,501st, on page 26, passes it.
-		if over.Over != "values" || over.Records != 2_501 || over.Values != 5_002 || over.Pages != 26 || asked > 26+2*inFlight {
-			t.Fatalf("in flight %d: %+v, %d pages asked", inFlight, *over, asked)
+		if over.Over != "values" || over.Records != 2_501 || over.Values != 5_002 || over.Pages != 26 || asked.Load() > int64(26+2*inFlight) {
+			t.Fatalf("in flight %d: %+v, %d pages asked", inFlight, *over, asked.Load())
 		}
 	}
 }
@@ -99,5 +104,39 @@ func TestBudgetStopsALimitReadThatNeverEnds(t *testing.T) {
 	var over *failure.BudgetError
 	if !errors.As(err, &over) || over.Records != 1_001 || over.Pages != 101 {
 		t.Fatalf("%v; want the budget passed on page 101", err)
+	}
+}
+
+// failingGuard finds fault with every pass it sees a record of.
+type failingGuard struct{ seen bool }
+
+func (g *failingGuard) See(*testRecord, []byte) { g.seen = true }
+func (g *failingGuard) Err() error {
+	if g.seen {
+		return errWrongOrganization
+	}
+	return nil
+}
+
+var errWrongOrganization = errors.New("a record of another organization")
+
+// A guard's verdict says more than the size the read reached: it wins
+// over the budget, count- and limit-style.
+func TestGuardErrorWinsOverTheBudget(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int64
+	rd := scriptedRead(endless(&asked), 100, 100_000, 2)
+	rd.Budget = Budget[testRecord]{MaxValues: 1_000, Width: 1}
+	rd.NewGuard = func() Guard[testRecord] { return &failingGuard{} }
+	if _, _, err := ReadCount[testRecord](context.Background(), rd); !errors.Is(err, errWrongOrganization) {
+		t.Fatalf("count-style: %v; want the guard's error", err)
+	}
+	lr := limitRead(func(page, size int) (int, []byte) {
+		return http.StatusOK, metadataPage(500, page, size)
+	}, 10)
+	lr.Budget = Budget[testRecord]{MaxValues: 100, Width: 1}
+	lr.NewGuard = func() Guard[testRecord] { return &failingGuard{} }
+	if _, _, _, err := ReadLimit[testRecord](context.Background(), lr); !errors.Is(err, errWrongOrganization) {
+		t.Fatalf("limit-style: %v; want the guard's error", err)
 	}
 }

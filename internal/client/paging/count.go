@@ -48,10 +48,7 @@ func ReadCount[T any, PT interface {
 		err = r.read()
 		reread = true
 	}
-	if err == nil {
-		err = r.acc.guard.Err()
-	}
-	if err != nil {
+	if err = r.acc.verdict(err); err != nil {
 		return nil, Stats{}, err
 	}
 	return r.acc.out, Stats{Pages: r.pages, ServerPageSize: r.pageSize, Duplicates: r.acc.duplicates,

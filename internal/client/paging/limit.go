@@ -35,10 +35,7 @@ func ReadLimit[T any, PT interface {
 }](ctx context.Context, rd Read[T]) ([]T, int, Stats, error) {
 	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](&rd)}
 	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m), nil)
-	if err == nil {
-		err = m.acc.guard.Err()
-	}
-	if err != nil {
+	if err = m.acc.verdict(err); err != nil {
 		return nil, 0, Stats{}, err
 	}
 	return m.acc.out, m.total, Stats{Pages: pages, TotalPages: m.firstTotal}, nil
