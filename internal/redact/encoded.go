@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -13,8 +15,9 @@ import (
 // matcher of spelling.go reads: the secret base64-encoded (either
 // alphabet, padded or not, and inside a larger value such as HTTP Basic's
 // id:secret, at any of the three alignments), hex-encoded (either case),
-// percent-encoded twice (%2574), its percent signs written as a JSON or
-// HTML escape (\u002574, &#37;74), and any run of it of at least 12
+// percent-encoded twice (%2574, or only what a URL escapes: %252F), its
+// percent signs written as a JSON or HTML escape (\u002574, &#37;74), and
+// any run of it of at least 12
 // characters (or half of it, when shorter): a server that echoes a prefix
 // of a token leaks most of it. Each is a fixed string for a given secret,
 // found by search and replaced by the secret's label after the matcher's
@@ -62,7 +65,19 @@ func encodedForms(v string) fixedForms {
 			}
 			add(s.String())
 		}
+		// A URL's own escaping (only what it must escape), its % spelled
+		// again: what escaping the escaped value, or a JSON or HTML
+		// writer, makes of it.
+		for _, esc := range []string{url.QueryEscape(v), url.PathEscape(v)} {
+			if !strings.Contains(esc, "%") {
+				continue
+			}
+			add(strings.ReplaceAll(esc, "%", pct))
+			add(strings.ReplaceAll(lowerEscapes.ReplaceAllStringFunc(esc, strings.ToLower), "%", pct))
+		}
 	}
+	add(url.QueryEscape(url.QueryEscape(v))) // a space is + once, %2B twice
+	add(url.PathEscape(url.PathEscape(v)))
 	var forms fixedForms
 	forms.whole = sortedByLength(set)
 	runs := map[string]bool{}
@@ -86,25 +101,36 @@ func sortedByLength(set map[string]bool) []string {
 	return out
 }
 
+// lowerEscapes are a URL escape's percent escapes, to write in lower case.
+var lowerEscapes = regexp.MustCompile(`%[0-9A-F]{2}`)
+
 var formsCache sync.Map // secret value -> []string
 
-// removeEncoded replaces each fixed spelling of each secret with its
-// label; with runs, the runs of it too.
-func removeEncoded(s string, secrets []Secret, runs bool) string {
+// removeEncoded replaces each whole encoding of each secret with its
+// label, and one cut off at the end of s.
+func removeEncoded(s string, secrets []Secret) string {
 	for _, sec := range secrets {
 		forms := encodedForms(sec.Value)
-		lists := [][]string{forms.whole}
-		if runs {
-			lists = append(lists, forms.runs)
+		s = replaceEach(s, forms.whole, sec.Label)
+		s = removeCutEncoding(s, sec.Value, forms.whole, sec.Label)
+	}
+	return s
+}
+
+// removeRuns replaces each run of each secret with its label: after the
+// matcher, which takes the whole secret in any spelling first.
+func removeRuns(s string, secrets []Secret) string {
+	for _, sec := range secrets {
+		s = replaceEach(s, encodedForms(sec.Value).runs, sec.Label)
+	}
+	return s
+}
+
+func replaceEach(s string, list []string, label string) string {
+	for _, f := range list {
+		if strings.Contains(s, f) {
+			s = strings.ReplaceAll(s, f, label)
 		}
-		for _, list := range lists {
-			for _, f := range list {
-				if strings.Contains(s, f) {
-					s = strings.ReplaceAll(s, f, sec.Label)
-				}
-			}
-		}
-		s = removeCutEncoding(s, forms.whole, sec.Label)
 	}
 	return s
 }
@@ -112,20 +138,31 @@ func removeEncoded(s string, secrets []Secret, runs bool) string {
 // minEncodedPiece is how many characters of a secret's encoding, cut off
 // at the end of the text (a capped read), are enough to redact them: eight
 // characters of base64 or hex spell at least four bytes of the secret, as
-// many as minPartial keeps out of its plain spellings.
+// many as minPartial keeps out of its plain spellings. An encoding that
+// escapes only some characters starts with the secret's own: there,
+// minPartial of them are enough ("back%25" of back\…).
 const minEncodedPiece = 8
 
-// removeCutEncoding replaces the start of one of the encodings that ends s,
-// when at least minEncodedPiece characters of it are there.
-func removeCutEncoding(s string, whole []string, label string) string {
+// removeCutEncoding replaces the longest start of an encoding that ends
+// s, when at least minEncodedPiece characters of it are there.
+func removeCutEncoding(s, secret string, whole []string, label string) string {
+	longest := 0
 	for _, f := range whole {
-		for k := min(len(f)-1, len(s)); k >= minEncodedPiece; k-- {
+		least := minEncodedPiece
+		if plain := commonPrefix(f, secret); plain >= minPartial {
+			least = min(least, plain)
+		}
+		for k := min(len(f)-1, len(s)); k >= max(least, longest+1); k-- {
 			if strings.HasSuffix(s, f[:k]) {
-				return s[:len(s)-k] + label
+				longest = k
+				break
 			}
 		}
 	}
-	return s
+	if longest == 0 {
+		return s
+	}
+	return s[:len(s)-longest] + label
 }
 
 // Holds reports whether s holds the whole secret in any spelling the
@@ -142,5 +179,14 @@ func Holds(s string, sec Secret) bool {
 			return true
 		}
 	}
-	return removeEncoded(s, live, false) != s
+	return removeEncoded(s, live) != s
+}
+
+// commonPrefix is how many leading bytes a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

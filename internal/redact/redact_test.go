@@ -50,6 +50,11 @@ var forms = map[string]func(string) string{
 	"percent-encoded twice": func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", "%25") },
 	"% as \\u0025":          func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", `\u0025`) },
 	"% as &#37;":            func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", "&#37;") },
+	// A URL's escaping applied twice, and its % written as an escape.
+	"query-escaped twice":            func(s string) string { return url.QueryEscape(url.QueryEscape(s)) },
+	"path-escaped twice, lower case": func(s string) string { return lowerHex(url.PathEscape(url.PathEscape(s))) },
+	"query-escaped, % as \\u0025":    func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "%", `\u0025`) },
+	"query-escaped, % as &percnt;":   func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "%", "&percnt;") },
 }
 
 // goQuoted is s as Go's %q writes it, without the surrounding quotes.
