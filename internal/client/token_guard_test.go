@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,6 +32,9 @@ func TestARecordCarryingTheTokenFailsTheRead(t *testing.T) {
 		{"a profile field", `{"_id":"m-2","profile":{"first_name":"` + testToken + `"}}`, "profile.first_name", fullRead},
 		{"an unknown field, raw JSON kept, escaped", `{"_id":"m-2","x_note":"` + escaped.String() + `"}`, "raw JSON", rawRead},
 		{"an unknown field, raw JSON kept, percent-encoded", `{"_id":"m-2","x_url":"https://x.example/?t=` + percentEncoded(testToken) + `"}`, "raw JSON", rawRead},
+		{"display_name in base64", `{"_id":"m-2","display_name":"` + base64.StdEncoding.EncodeToString([]byte(testToken)) + `"}`, "display_name", fullRead},
+		{"e-mail in hex, lean read", `{"_id":"m-2","email":"` + hex.EncodeToString([]byte(testToken)) + `@example.com"}`, "email", leanRead},
+		{"an unknown field, raw JSON kept, base64 URL", `{"_id":"m-2","x_note":"` + base64.RawURLEncoding.EncodeToString([]byte(testToken)) + `"}`, "raw JSON", rawRead},
 		{"an unknown field, not kept", `{"_id":"m-2","x_note":"` + testToken + `"}`, "", fullRead},
 		{"a field the mask skips", `{"_id":"m-2","email":"a@example.com","display_name":"` + testToken + `"}`, "", maskedRead},
 	} {
@@ -79,4 +84,20 @@ func leanRead(c *Client) error {
 func maskedRead(c *Client) error {
 	_, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{Fields: []string{"email"}}})
 	return err
+}
+
+// BenchmarkTokenGuardPrefilter is the guard's cost for a record that does
+// not hold the token (most records): the look for it, as it is and in
+// base64 and hex, in the record's bytes.
+//
+//	go test ./internal/client -run '^$' -bench TokenGuardPrefilter
+func BenchmarkTokenGuardPrefilter(b *testing.B) {
+	raw := []byte(`{"_id":"m-1","email":"ana@example.com","display_name":"Ana Lima","membership_name":"Annual","status":100,` +
+		`"joined":"2024-01-02T00:00:00.000Z","profile":{"first_name":"Ana","last_name":"Lima","company":"Acme","phone":"+1 555 0100"},` +
+		`"custom_answers":[{"question_id":"q1","question":"Size?","answer":"M"}]}`)
+	for b.Loop() {
+		if d, r := mayHoldToken(raw, testToken); d || r {
+			b.Fatal("a record without the token was taken for one that may hold it")
+		}
+	}
 }

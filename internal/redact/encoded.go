@@ -190,3 +190,24 @@ func commonPrefix(a, b string) int {
 	}
 	return n
 }
+
+// Encodings are the whole encodings of v the redaction knows that hold no
+// escape character (%, \\, &): its base64 and hex spellings. A caller that
+// looks for v in data first (the token guard) looks for these too; the
+// others show by their escape character. The slice is shared: not to be
+// changed.
+func Encodings(v string) []string {
+	if f, ok := plainCache.Load(v); ok {
+		return f.([]string) //nolint:forcetypeassert // only this function stores, and it stores []string
+	}
+	var out []string
+	for _, f := range encodedForms(v).whole {
+		if !strings.ContainsAny(f, `%\&`) {
+			out = append(out, f)
+		}
+	}
+	plainCache.Store(v, out)
+	return out
+}
+
+var plainCache sync.Map // secret value -> []string
