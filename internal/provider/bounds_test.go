@@ -101,3 +101,17 @@ func TestAccBoundsFromEnvironment(t *testing.T) {
 		}},
 	})
 }
+
+// A lookup shares a full read of the list, and the budget bounds it: past
+// it, the lookup fails saying so and how to narrow it.
+func TestAccBoundsLookup(t *testing.T) {
+	t.Parallel()
+	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 300})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		Steps: []resource.TestStep{{
+			Config:      boundedProvider(url, 2_000) + `data "joinit_membership" "one" { email = "nobody@example.com" }`,
+			ExpectError: regexp.MustCompile(`(?s)past\s+the\s+budget\s+of\s+2,000\s+values.*raise\s+max_result_values.*Or\s+read\s+less:\s+set\s+status\s+to\s+look\s+up\s+among\s+the\s+memberships\s+of\s+one\s+status`),
+		}},
+	})
+}

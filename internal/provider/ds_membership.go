@@ -41,10 +41,11 @@ var membershipDef = registerDataSource(dataSource[membershipState]{
 		"The API has no endpoint for one membership: every lookup of a run with the same `status`, `page_size` and `include_raw_json` shares " +
 		"one read of the membership list (with a `joinit_memberships` of those arguments too), so a `for_each` of hundreds of lookups costs " +
 		"the requests of one list read. No match fails the plan unless `allow_missing` is true; several matches always fail, listing them.",
-	read:     readMembership,
-	check:    checkLookupKey,
-	readLess: "leave include_raw_json unset.",
-	rawJSON:  true,
+	read:  readMembership,
+	check: checkLookupKey,
+	readLess: "set status to look up among the memberships of one status only (a lookup reads the whole list of its status once, " +
+		"for every lookup of the run), or leave include_raw_json unset.",
+	rawJSON: true,
 	configValidators: []datasource.ConfigValidator{
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("email"), path.MatchRoot("external_id")),
 	},
