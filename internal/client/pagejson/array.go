@@ -57,9 +57,9 @@ func (e *TooManyRecordsError) Error() string {
 }
 
 // DecodeArrayAtMost is DecodeArray that stops with a *TooManyRecordsError
-// at the record after the first max (max 0: no limit), so that a page of a
-// million records costs the memory of max of them.
-func DecodeArrayAtMost[T any](body []byte, keepRaw bool, only Mask, max int) ([]Record[T], error) {
+// at the record after the first limit (limit 0: none), so that a page of a
+// million records costs the memory of limit of them.
+func DecodeArrayAtMost[T any](body []byte, keepRaw bool, only Mask, limit int) ([]Record[T], error) {
 	if isJSONNull(body) {
 		return nil, nil // an empty list, as servers that encode an empty slice as null send it
 	}
@@ -76,8 +76,8 @@ func DecodeArrayAtMost[T any](body []byte, keepRaw bool, only Mask, max int) ([]
 		if kind == ']' {
 			break
 		}
-		if max > 0 && len(out) == max {
-			return nil, &TooManyRecordsError{Max: max}
+		if limit > 0 && len(out) == limit {
+			return nil, &TooManyRecordsError{Max: limit}
 		}
 		if kind != '{' {
 			if _, err := dec.ReadValue(); err != nil {
