@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Spellings of a secret that are not one character at a time, which the
@@ -27,8 +28,17 @@ import (
 const minRun = 12
 
 // fixedForms are a secret's fixed spellings: the whole secret encoded,
-// and its runs.
-type fixedForms struct{ whole, runs []string }
+// and its runs (each with where it starts in the secret).
+type fixedForms struct {
+	whole []string
+	runs  []run
+}
+
+// run is a piece of a secret, and the byte where it starts in it.
+type run struct {
+	text string
+	at   int
+}
 
 // encodedForms are a secret's fixed spellings, each list longest first,
 // cached per value: a read's every message and log field is redacted with
@@ -80,24 +90,33 @@ func encodedForms(v string) fixedForms {
 	add(url.PathEscape(url.PathEscape(v)))
 	var forms fixedForms
 	forms.whole = sortedByLength(set)
-	runs := map[string]bool{}
-	if run := min(minRun, len([]rune(v))/2); run >= minPartial {
-		r := []rune(v)
-		for i := 0; i+run <= len(r); i++ {
-			runs[string(r[i:i+run])] = true
+	if n := min(minRun, utf8.RuneCountInString(v)/2); n >= minPartial {
+		starts := []int{}
+		for i := range v {
+			starts = append(starts, i)
+		}
+		starts = append(starts, len(v))
+		for i := 0; i+n < len(starts); i++ {
+			forms.runs = append(forms.runs, run{text: v[starts[i]:starts[i+n]], at: starts[i]})
 		}
 	}
-	forms.runs = sortedByLength(runs)
 	formsCache.Store(v, forms)
 	return forms
 }
 
+// sortedByLength is the set's strings, longest first, and in byte order
+// among equals: one order in every process.
 func sortedByLength(set map[string]bool) []string {
 	out := make([]string, 0, len(set))
 	for s := range set {
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(out, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
 	return out
 }
 
@@ -107,21 +126,38 @@ var lowerEscapes = regexp.MustCompile(`%[0-9A-F]{2}`)
 var formsCache sync.Map // secret value -> []string
 
 // removeEncoded replaces each whole encoding of each secret with its
-// label, and one cut off at the end of s.
+// label, one cut off at the end of s, and each run of it: after the
+// matcher, which takes the whole secret in any character-wise spelling
+// first (a secret of its own that holds another's encoding, as HTTP
+// Basic's credentials hold the client secret's base64, so goes whole).
 func removeEncoded(s string, secrets []Secret) string {
 	for _, sec := range secrets {
 		forms := encodedForms(sec.Value)
 		s = replaceEach(s, forms.whole, sec.Label)
 		s = removeCutEncoding(s, sec.Value, forms.whole, sec.Label)
+		s = removeRuns(s, sec.Value, forms.runs, sec.Label)
 	}
 	return s
 }
 
-// removeRuns replaces each run of each secret with its label: after the
-// matcher, which takes the whole secret in any spelling first.
-func removeRuns(s string, secrets []Secret) string {
-	for _, sec := range secrets {
-		s = replaceEach(s, encodedForms(sec.Value).runs, sec.Label)
+// removeRuns replaces each run of secret in s, stretched to all of the
+// secret that stands there around it, with label.
+func removeRuns(s, secret string, runs []run, label string) string {
+	for _, r := range runs {
+		for {
+			i := strings.Index(s, r.text)
+			if i < 0 {
+				break
+			}
+			lo, hi, at := i, i+len(r.text), r.at
+			for lo > 0 && at > 0 && s[lo-1] == secret[at-1] {
+				lo, at = lo-1, at-1
+			}
+			for end := r.at + len(r.text); hi < len(s) && end < len(secret) && s[hi] == secret[end]; end++ {
+				hi++
+			}
+			s = s[:lo] + label + s[hi:]
+		}
 	}
 	return s
 }
@@ -153,7 +189,7 @@ func removeCutEncoding(s, secret string, whole []string, label string) string {
 			least = min(least, plain)
 		}
 		for k := min(len(f)-1, len(s)); k >= max(least, longest+1); k-- {
-			if strings.HasSuffix(s, f[:k]) {
+			if f[k-1] == s[len(s)-1] && strings.HasSuffix(s, f[:k]) {
 				longest = k
 				break
 			}
@@ -179,7 +215,12 @@ func Holds(s string, sec Secret) bool {
 			return true
 		}
 	}
-	return removeEncoded(s, live) != s
+	for _, f := range encodedForms(sec.Value).whole {
+		if strings.Contains(s, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // commonPrefix is how many leading bytes a and b share.

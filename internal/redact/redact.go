@@ -138,9 +138,6 @@ func remove(s string, secrets []Secret, partial int) string {
 	if len(secrets) == 0 {
 		return s
 	}
-	// The fixed spellings first: the matcher would take a piece of one
-	// (an escape it knows) and leave the rest unmatched.
-	s = removeEncoded(s, secrets)
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		if n, label := matchAt(s[i:], secrets, partial); n > 0 {
@@ -151,7 +148,7 @@ func remove(s string, secrets []Secret, partial int) string {
 		b.WriteByte(s[i])
 		i++
 	}
-	return removeRuns(b.String(), secrets)
+	return removeEncoded(b.String(), secrets)
 }
 
 // matchAt returns how many bytes at the start of s spell a secret (the

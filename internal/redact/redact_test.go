@@ -52,7 +52,7 @@ var forms = map[string]func(string) string{
 	"% as &#37;":            func(s string) string { return strings.ReplaceAll(everyBytePercent(s), "%", "&#37;") },
 	// A URL's escaping applied twice, and its % written as an escape.
 	"query-escaped twice":            func(s string) string { return url.QueryEscape(url.QueryEscape(s)) },
-	"path-escaped twice, lower case": func(s string) string { return lowerHex(url.PathEscape(url.PathEscape(s))) },
+	"path-escaped twice, lower case": func(s string) string { return strings.ReplaceAll(lowerHex(url.PathEscape(s)), "%", "%25") },
 	"query-escaped, % as \\u0025":    func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "%", `\u0025`) },
 	"query-escaped, % as &percnt;":   func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "%", "&percnt;") },
 }
@@ -229,6 +229,10 @@ func FuzzText(f *testing.F) {
 // bytes of secret found in it, or "".
 func leaked(out, secret string) string {
 	plains := []string{out, decodeAll(out), decodeAll(strings.ReplaceAll(out, `\\`, `\`)), html.UnescapeString(out)}
+	// Escaping applied twice, and % spelled as a JSON or HTML escape.
+	for _, pct := range []string{"%25", `\u0025`, "&#37;", "&percnt;"} {
+		plains = append(plains, decodeAll(strings.ReplaceAll(out, pct, "%")))
+	}
 	for _, p := range plains[1:] {
 		plains = append(plains, latin1Fixed(p))
 	}
@@ -411,4 +415,58 @@ func FuzzSpelling(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The client secret inside HTTP Basic's credentials, both secrets of one
+// text: the credentials go whole, under their own label, and nothing of
+// either survives.
+func TestTextBasicCredentialsBesideTheirSecret(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"app", "ap", "a", "app-key-7"} {
+		secret := "s3cr-Zq9v-Kx7w-M2p"
+		basic := base64.StdEncoding.EncodeToString([]byte(id + ":" + secret))
+		both := []Secret{{Value: basic, Label: "[client credentials]"}, {Value: secret, Label: "[client secret]"}}
+		for _, secrets := range [][]Secret{both, {both[1], both[0]}} {
+			got := Text("Authorization: Basic "+basic+" refused", 0, secrets...)
+			if got != "Authorization: Basic [client credentials] refused" {
+				t.Errorf("id %q, %s first: %q", id, secrets[0].Label, got)
+			}
+		}
+	}
+}
+
+// A run of the secret longer than the shortest redacted goes whole: what
+// stands of the secret around the run is taken with it.
+func TestTextRedactsALongRunWhole(t *testing.T) {
+	t.Parallel()
+	const secret = "tok-3f9a-SECRET-b71c-e2d0"
+	for _, echo := range []string{"ok-3f9a-SECRET-b71", "tok-3f9a-SECRET-b71c-e2", "f9a-SECRET-b71c-e2d0"} {
+		if got := Text("token "+echo+" expired", 0, Secret{Value: secret}); got != "token "+DefaultLabel+" expired" {
+			t.Errorf("%q: %q", echo, got)
+		}
+	}
+}
+
+// Holds is about the whole secret: a few of its bytes ending a text do not
+// make the text hold it.
+func TestHoldsNotACutOff(t *testing.T) {
+	t.Parallel()
+	sec := Secret{Value: `back\sl"ash/99`}
+	if Holds("please go back", sec) || !Holds(url.QueryEscape(url.QueryEscape(sec.Value)), sec) {
+		t.Error("Holds takes a cut-off for the secret, or misses it escaped twice")
+	}
+}
+
+// BenchmarkSecretsLogLine is the redaction of one log line that holds no
+// secret, as every line the provider logs is redacted.
+//
+//	go test ./internal/redact -run '^$' -bench SecretsLogLine
+func BenchmarkSecretsLogLine(b *testing.B) {
+	line := "GET https://api.example.com/api/v1/organizations/me/memberships?count=1000&page=17 -> 200 in 48ms (1,000 records, 1.1 MB)"
+	sec := Secret{Value: "tok-3f9a-SECRET-b71c-e2d0"}
+	for b.Loop() {
+		if Secrets(line, sec) != line {
+			b.Fatal("a line without the secret was changed")
+		}
+	}
 }
