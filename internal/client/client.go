@@ -123,6 +123,8 @@ type (
 	// or more text than Config.MaxBytes, a record of more than
 	// MaxRecordValues values, or a page of more records than the budget.
 	BudgetError = failure.BudgetError
+	// Bound names the bound a BudgetError passed.
+	Bound = failure.Bound
 	// TraceEvent is one moment in the life of a page request.
 	TraceEvent = transport.TraceEvent
 	// TraceMoment names a moment of a page request.
@@ -144,6 +146,14 @@ var (
 
 	ErrNotAdvancing        = failure.ErrNotAdvancing
 	ErrInconsistentAnswers = failure.ErrInconsistentAnswers
+)
+
+// The bounds a BudgetError names.
+const (
+	OverValues = failure.OverValues
+	OverBytes  = failure.OverBytes
+	OverRecord = failure.OverRecord
+	OverPage   = failure.OverPage
 )
 
 const (

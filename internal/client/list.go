@@ -128,17 +128,11 @@ func readPages[T any, PT interface {
 		out.records, out.totalPages, stats, err = paging.ReadLimit[T, PT](ctx, rd)
 	} else {
 		rd.Gate = c.decoders
-		// A page of more records than the whole budget holds cannot be
-		// kept: its decoding stops there (a page of a million records).
-		perPage := 0 // no bound
-		if rd.Budget.MaxValues > 0 {
-			perPage = int(rd.Budget.MaxValues/max(rd.Budget.Width, 1)) + 1
-		}
+		perPage := rd.Budget.RecordsPerPage()
 		rd.Fetch = fetchPage[T](c, req, func(body []byte, page int) (paging.Page[T], error) {
 			recs, err := pagejson.DecodeArrayAtMost[T](body, keepRaw, only, perPage)
-			if tooMany, ok := errors.AsType[*pagejson.TooManyRecordsError](err); ok {
-				return paging.Page[T]{}, &failure.BudgetError{Endpoint: req.endpoint, Pages: page, Records: tooMany.Max + 1,
-					Values: int64(tooMany.Max+1) * rd.Budget.Width, MaxValues: rd.Budget.MaxValues, Over: "page"}
+			if errors.As(err, new(*pagejson.TooManyRecordsError)) {
+				return paging.Page[T]{}, rd.Budget.PageTooLarge(req.endpoint, page)
 			}
 			return paging.Page[T]{Records: recs, Body: body}, err
 		})

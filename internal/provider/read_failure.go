@@ -53,7 +53,7 @@ func (d *dataSourceDef) failure(err error) readFailure {
 	detail := message(err)
 	if over, ok := errors.AsType[*client.BudgetError](err); ok {
 		switch over.Over {
-		case "values", "page": // raising the budget is the first way
+		case client.OverValues, client.OverPage: // raising the budget is the first way
 			detail += ". Or read less: " + d.readLess
 		default:
 			detail += ". Read less: " + d.readLess

@@ -118,14 +118,12 @@ type intSettingSpec struct {
 }
 
 func intSetting(sp intSettingSpec) setting {
-	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
-		Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d.", sp.def, sp.min, sp.max),
-		Validators:  []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
+	desc := sp.desc + fmt.Sprintf(" Default %d, from %d to %d.", sp.def, sp.min, sp.max)
 	if sp.env != "" {
-		s.attribute = schema.NumberAttribute{Optional: true,
-			Description: sp.desc + fmt.Sprintf(" Default %d, from %d to %d. Defaults to the `%s` environment variable.", sp.def, sp.min, sp.max, sp.env),
-			Validators:  []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}
+		desc += fmt.Sprintf(" Defaults to the `%s` environment variable.", sp.env)
 	}
+	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
+		Description: desc, Validators: []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
 	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
 		name := sp.name
 		if fromEnv {

@@ -22,30 +22,41 @@ type BudgetError struct {
 	Pages, Records int
 	Values, Bytes  int64
 	// MaxValues and MaxBytes are the bounds; Over says which one was
-	// passed: "values", "bytes", "record" or "page".
+	// passed.
 	MaxValues, MaxBytes int64
 	// RecordValues is what the last record held when it alone passed
-	// MaxRecordValues (Over is "record").
+	// MaxRecordValues (Over is OverRecord).
 	RecordValues, MaxRecordValues int64
-	Over                          string
+	Over                          Bound
 }
+
+// Bound names the bound a read passed.
+type Bound string
+
+// The bounds of a read.
+const (
+	OverValues Bound = "values" // MaxValues
+	OverBytes  Bound = "bytes"  // MaxBytes
+	OverRecord Bound = "record" // MaxRecordValues, by one record
+	OverPage   Bound = "page"   // MaxValues, by one page's records alone
+)
 
 func (e *BudgetError) Error() string { return e.WordWith(ConfigNames) }
 
 // WordWith names the budget's setting as the caller words it.
 func (e *BudgetError) WordWith(name Namer) string {
-	read := fmt.Sprintf("%s: the read stopped after %s records on %s, which hold %s values and %s bytes of text",
-		e.Endpoint, Thousands(int64(e.Records)), plural(e.Pages, "page"), Thousands(e.Values), Thousands(e.Bytes))
-	if e.Over == "page" {
+	switch e.Over {
+	case OverPage:
 		return fmt.Sprintf("%s: page %d alone holds more than %s records, past the budget of %s values that bounds what one read holds and hands Terraform; "+
 			"its decoding stopped there. To read more, raise %s", e.Endpoint, e.Pages, Thousands(int64(e.Records-1)), Thousands(e.MaxValues), name(SettingMaxValues))
-	}
-	if e.Over == "record" {
+	case OverRecord:
 		return fmt.Sprintf("%s: record %s (page %d) holds %s values, its lists and nested objects included, more than the %s one record may hand Terraform "+
 			"(a list this long in one record takes Terraform minutes and gigabytes to plan); the read fails rather than drop any of them",
 			e.Endpoint, Thousands(int64(e.Records)), e.Pages, Thousands(e.RecordValues), Thousands(e.MaxRecordValues))
 	}
-	if e.Over == "bytes" {
+	read := fmt.Sprintf("%s: the read stopped after %s records on %s, which hold %s values and %s bytes of text",
+		e.Endpoint, Thousands(int64(e.Records)), plural(e.Pages, "page"), Thousands(e.Values), Thousands(e.Bytes))
+	if e.Over == OverBytes {
 		return read + fmt.Sprintf(", more than the %s bytes Terraform takes from a provider in one message, so the result could not be returned", Thousands(e.MaxBytes))
 	}
 	return read + fmt.Sprintf(", past the budget of %s values that bounds what one read holds and hands Terraform "+

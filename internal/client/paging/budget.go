@@ -32,7 +32,7 @@ type tally struct {
 }
 
 // add weighs one kept record and reports the bound it passes, or "".
-func (b *Budget[T]) add(t *tally, rec *T) string {
+func (b *Budget[T]) add(t *tally, rec *T) failure.Bound {
 	t.records++
 	t.values += b.Width
 	if b.Weigh != nil {
@@ -41,22 +41,41 @@ func (b *Budget[T]) add(t *tally, rec *T) string {
 		t.bytes += text
 		if b.MaxRecordValues > 0 && b.Width+nested > b.MaxRecordValues {
 			t.record = b.Width + nested
-			return "record"
+			return failure.OverRecord
 		}
 	}
 	switch {
 	case b.MaxValues > 0 && t.values > b.MaxValues:
-		return "values"
+		return failure.OverValues
 	case b.MaxBytes > 0 && t.values+t.bytes > b.MaxBytes:
 		// Every value takes at least a byte in Terraform's encoding, and
 		// text its bytes: the message cannot be smaller than this.
-		return "bytes"
+		return failure.OverBytes
 	}
 	return ""
 }
 
 // exceeded is the error of a pass that passed a bound on page page.
-func (b *Budget[T]) exceeded(endpoint string, page int, t tally, over string) error {
+func (b *Budget[T]) exceeded(endpoint string, page int, t tally, over failure.Bound) error {
 	return &failure.BudgetError{Endpoint: endpoint, Pages: page, Records: t.records, Values: t.values, Bytes: t.bytes,
 		MaxValues: b.MaxValues, MaxBytes: b.MaxBytes, Over: over, RecordValues: t.record, MaxRecordValues: b.MaxRecordValues}
+}
+
+// RecordsPerPage is the most records one page may hold: more than the
+// whole budget of values can hold cannot be kept, so the decoder of a page
+// stops at the record after them (a page of a million records). 0: no
+// bound.
+func (b *Budget[T]) RecordsPerPage() int {
+	if b.MaxValues <= 0 {
+		return 0
+	}
+	return int(b.MaxValues/max(b.Width, 1)) + 1
+}
+
+// PageTooLarge is the error of page page, whose decoding stopped past
+// RecordsPerPage records.
+func (b *Budget[T]) PageTooLarge(endpoint string, page int) error {
+	n := b.RecordsPerPage() + 1
+	return &failure.BudgetError{Endpoint: endpoint, Pages: page, Records: n, Values: int64(n) * b.Width,
+		MaxValues: b.MaxValues, Over: failure.OverPage}
 }

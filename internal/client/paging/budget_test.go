@@ -66,7 +66,7 @@ func TestBudgetBoundsAreInclusive(t *testing.T) {
 	bytes := int64(len(body)) - 1 - 249 - 1 + values // the records' raw JSON, less brackets and commas, and a byte a value
 	for _, tc := range []struct {
 		budget Budget[testRecord]
-		over   string
+		over   failure.Bound
 	}{
 		{Budget[testRecord]{MaxValues: 500, Width: 1, Weigh: text}, ""},
 		{Budget[testRecord]{MaxValues: 499, Width: 1, Weigh: text}, "values"},
