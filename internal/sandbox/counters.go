@@ -15,6 +15,11 @@ type RequestRecord struct {
 	// Arrived is when the request came in; Finished, when its answer was
 	// written (after Latency): the server's view of a read's timeline.
 	Arrived, Finished time.Time
+	// Latency is the wait drawn for this answer (Faults.Latency, spread by
+	// LatencyJitter): the network's share of Finished − Arrived, the rest
+	// being the sandbox's own work and the body's transfer. A benchmark's
+	// floor is built from it.
+	Latency time.Duration
 }
 
 // maxLog bounds RequestLog: enough for any test, small enough for a

@@ -283,6 +283,9 @@ func TestLatency(t *testing.T) {
 	if d := time.Since(t0); d < 80*time.Millisecond {
 		t.Fatalf("answered after %v, want >= 80ms", d)
 	}
+	if l := s.RequestLog()[0].Latency; l != 80*time.Millisecond {
+		t.Fatalf("the log says the answer waited %v, want 80ms", l)
+	}
 
 	// A cancelled request stops the wait at once.
 	s.SetFaults(Faults{Latency: 30 * time.Second})

@@ -55,7 +55,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	if known {
 		key = chaosKey(ep, r)
 	}
-	if !sleep(ctx, s.flt.latency(key)) {
+	rec.Latency = s.flt.latency(key)
+	if !sleep(ctx, rec.Latency) {
 		return statusNoResponse
 	}
 	if !known {
