@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// The bare client asks what the rules ask, in their order: page 1 alone,
+// the pages, then the other question beside the closing check.
+func TestBareReadAsksWhatTheRulesAsk(t *testing.T) {
+	t.Parallel()
+	sb := sandbox.New(sandbox.Options{Seed: 7, Memberships: 30, Faults: sandbox.Faults{Latency: 5 * time.Millisecond}})
+	url := sb.Start()
+	t.Cleanup(sb.Close)
+	if err := bareRead(context.Background(), url, 4, 10, 2); err != nil {
+		t.Fatal(err)
+	}
+	log := sb.RequestLog()
+	slices.SortFunc(log, func(a, b sandbox.RequestRecord) int { return a.Arrived.Compare(b.Arrived) })
+	var asked []string
+	for _, r := range log {
+		asked = append(asked, r.Query.Get("page")+"@"+r.Query.Get("count"))
+	}
+	want := map[string]int{"1@10": 2, "2@10": 1, "3@10": 1, "4@10": 1, "4@9": 1}
+	for _, a := range asked {
+		want[a]--
+	}
+	for q, n := range want {
+		if n != 0 {
+			t.Errorf("%s asked %d times too few (negative: too many); asked %v", q, n, asked)
+		}
+	}
+	if asked[0] != "1@10" {
+		t.Fatalf("first asked %s, want page 1: %v", asked[0], asked)
+	}
+	for _, r := range log[1:4] {
+		if r.Arrived.Before(log[0].Finished) {
+			t.Errorf("page %s left before page 1 was answered", r.Query.Get("page"))
+		}
+	}
+	for _, end := range log[4:] {
+		for _, r := range log[1:4] {
+			if end.Arrived.Before(r.Finished) {
+				t.Errorf("%s@%s left before page %s was answered", end.Query.Get("page"), end.Query.Get("count"), r.Query.Get("page"))
+			}
+		}
+	}
+	if floor, err := rulesFloor(log, 4, 10, 2); err != nil || floor != 20*time.Millisecond {
+		t.Errorf("the rules' floor of its log: %v, %v; want 20ms (page 1, two rounds of pages 2-4, the end)", floor, err)
+	}
+}
