@@ -83,6 +83,7 @@ func limitSaid[T any](p limitPage[T]) answer { return p.said }
 func (m *limitReader[T, PT]) claimsEnd(int, limitPage[T]) int   { return 0 }
 func (m *limitReader[T, PT]) endInSight(int, bool)              {}
 func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
+func (m *limitReader[T, PT]) opens(int, limitPage[T]) int       { return 0 }
 
 // believe takes a page's answer as true, or first asks the page again.
 func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bool, error) {

@@ -47,6 +47,10 @@ type pageSource[R any] interface {
 	// check) may leave now, before the pages before it are decoded and
 	// handed over.
 	endInSight(page int, empty bool)
+	// opens says, of the page whose turn it is, how many pages may be in
+	// flight once step has taken it, when that is already sure (0: step
+	// will say): they leave before step runs, instead of waiting on it.
+	opens(page int, r R) int
 	// step takes each page in page order: its result or the error
 	// fetching it, and says what comes next.
 	step(page int, r R, fetchErr error) (pagePlan, error)
@@ -202,23 +206,31 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 			bound(false)
 		}
 	}()
+	// sendAllowed sends what the plan allows while page next is awaited:
+	// the pages dropped for an end that did not hold, then new pages, up to
+	// the horizon, the places on the network and the pages that may be
+	// held.
+	sendAllowed := func(next int) (flight, ahead, last, lowest int) {
+		flight = min(max(plan.inFlight, 1), maxInFlight)
+		ahead = flight // one page at a time: the next waits for this one's turn
+		if flight > 1 {
+			ahead = 2 * flight // as many on the network, as many held
+		}
+		last, lowest = horizon(next)
+		for p := next; p <= min(last, launched) && onNetwork < flight; p++ {
+			if dropped[p] {
+				send(p) // the end it was dropped for did not hold
+			}
+		}
+		for launched < last && onNetwork < flight && launched < next-1+ahead {
+			launch()
+		}
+		return flight, ahead, last, lowest
+	}
 	for next := 1; ; next++ {
 		var res result
 		for got := false; !got; {
-			flight := min(max(plan.inFlight, 1), maxInFlight)
-			ahead := flight // one page at a time: the next waits for this one's turn
-			if flight > 1 {
-				ahead = 2 * flight // as many on the network, as many held
-			}
-			last, lowest := horizon(next)
-			for p := next; p <= min(last, launched) && onNetwork < flight; p++ {
-				if dropped[p] {
-					send(p) // the end it was dropped for did not hold
-				}
-			}
-			for launched < last && onNetwork < flight && launched < next-1+ahead {
-				launch()
-			}
+			flight, ahead, last, lowest := sendAllowed(next)
 			if bound != nil && flight > 1 {
 				if now := onNetwork < flight && launched >= next-1+ahead && launched < last; now != heldUp {
 					heldUp = now
@@ -253,6 +265,12 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		}
 		delete(inFlight, next)
 		delete(answered, next)
+		if res.err == nil {
+			if f := src.opens(next, res.r); f > plan.inFlight {
+				plan.inFlight = f
+				sendAllowed(next + 1)
+			}
+		}
 		if plan, err = src.step(next, res.r, res.err); err != nil || plan.done {
 			if err == nil {
 				err = answeredBeyond(inFlight, src.beyondEnd)
