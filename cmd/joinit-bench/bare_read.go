@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -67,4 +68,28 @@ func bareRead(ctx context.Context, baseURL string, last, size, conc int) error {
 	g.Go(func() error { return get(last, size-1) })
 	g.Go(func() error { return get(1, size) })
 	return g.Wait()
+}
+
+// bareRequests is how many requests bareRead asks of a read whose empty
+// page is last.
+func bareRequests(last int) int { return last + 2 }
+
+// settledLog is the sandbox's log once it holds at least want requests of
+// memberships, or after a second: a request is logged after its handler
+// returns, which may be after the client has its answer.
+func settledLog(sb *sandbox.Server, want int) []sandbox.RequestRecord {
+	deadline := time.Now().Add(time.Second)
+	for {
+		log := sb.RequestLog()
+		n := 0
+		for _, r := range log {
+			if r.Endpoint == sandbox.EndpointMemberships {
+				n++
+			}
+		}
+		if n >= want || time.Now().After(deadline) {
+			return log
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

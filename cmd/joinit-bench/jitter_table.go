@@ -66,7 +66,7 @@ func jitterTable(out io.Writer) error {
 		}
 		sb = sandbox.New(sandbox.Options{Seed: 7, Memberships: n, Faults: sandbox.Faults{Latency: latency, LatencyJitter: jitter, JitterSeed: seed}})
 		err = bareRead(context.Background(), sb.Start(), last, size, conc)
-		bare, _ := servedSpan(sb.RequestLog())
+		bare, _ := servedSpan(settledLog(sb, bareRequests(last)))
 		sb.Close()
 		if err != nil {
 			return fmt.Errorf("seed %d, the bare client: %w", seed, err)
