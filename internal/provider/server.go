@@ -114,9 +114,14 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}
+	// The warnings are taken from the state before the release below, so
+	// that nothing after it refers to the state: its records are garbage
+	// there, and freed, before gRPC copies the encoded state. (Read after
+	// it, they were live: 316 MB of peak RSS at 100,000 full memberships
+	// instead of 240, in joinit-bench's plan table.)
+	warnings := protocolWarnings(warningsOf(state), strictFor(state, s.provider.data().strict()))
 	releaseMemoryAroundLargeState(size)
-	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded},
-		Diagnostics: protocolWarnings(warningsOf(state), strictFor(state, s.provider.data().strict()))}, nil
+	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}, Diagnostics: warnings}, nil
 }
 
 // largeState is the encoded size past which releaseMemoryAroundLargeState runs.
