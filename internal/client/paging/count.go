@@ -101,6 +101,9 @@ type countReader[T any, PT interface {
 	prevPrints []uint64
 	// lastHanded is the last page step took.
 	lastHanded int
+	// openedAtFirst: page 1 was believed as it came back, and the slow
+	// start opened before step took it (opens).
+	openedAtFirst bool
 
 	pages, discarded, changedAt int
 }
@@ -256,6 +259,9 @@ func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T]
 			c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
 			return r.confirmEnd(page, p, c, 0)
 		}
+	}
+	if page == 1 && r.openedAtFirst {
+		return p, false, nil // believed as it came back (opens)
 	}
 	return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, r.endsHere(page, len(p.records)),
 		pageSaid[T], r.askAgain, func(p decodedPage[T]) { r.rd.recycle(p.body) })

@@ -94,3 +94,49 @@ func TestSlowStartOpensBeforePageOneIsKept(t *testing.T) {
 		})
 	}
 }
+
+// Page 1 is believed once, when the slow start opens on it: another read
+// of the run recording a different answer to its URL meanwhile (before
+// step takes page 1) does not make this read ask page 1 again with pages
+// 2-4 already out, where a short second answer would change the count
+// they were asked with. (From a review: opens and step each looked in the
+// book, and a read of the same URL between the two made the read ask page
+// 1 again, race on the count, and read everything again from page 1.)
+func TestPageOneBelievedWhenTheSlowStartOpens(t *testing.T) {
+	t.Parallel()
+	w := newPageTwoWatch(45)
+	var mu sync.Mutex
+	pageOne := 0
+	api := func(page, size int) (int, []byte) {
+		if page == 1 {
+			mu.Lock()
+			pageOne++
+			mu.Unlock()
+		}
+		return w.page(page, size)
+	}
+	rd := scriptedRead(api, 10, 100, 4)
+	rd.Handed = func(page int) {
+		if page != 1 {
+			return
+		}
+		<-w.asked // pages 2-4 are out
+		other := newIDsHash()
+		for _, id := range w.ids[:7] {
+			other.add(id)
+		}
+		rd.Book.record(rd.Question(1, 10), answer{digest: other.sum(), records: 7})
+	}
+	got, stats, err := ReadCount[testRecord](context.Background(), rd)
+	if err != nil || len(got) != 45 {
+		t.Fatalf("read %d of 45: %v", len(got), err)
+	}
+	if stats.Reread {
+		t.Error("the read started again from page 1")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if pageOne != 2 {
+		t.Errorf("page 1 asked %d times, want 2 (once, and the closing check)", pageOne)
+	}
+}
