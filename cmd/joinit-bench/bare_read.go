@@ -75,9 +75,10 @@ func bareRead(ctx context.Context, baseURL string, last, size, conc int) error {
 func bareRequests(last int) int { return last + 2 }
 
 // settledLog is the sandbox's log once it holds at least want requests of
-// memberships, or after a second: a request is logged after its handler
-// returns, which may be after the client has its answer.
-func settledLog(sb *sandbox.Server, want int) []sandbox.RequestRecord {
+// memberships (a request is logged after its handler returns, which may
+// be after the client has its answer); an error after a second without
+// them, as a span measured on part of a read would be too short.
+func settledLog(sb *sandbox.Server, want int) ([]sandbox.RequestRecord, error) {
 	deadline := time.Now().Add(time.Second)
 	for {
 		log := sb.RequestLog()
@@ -87,8 +88,11 @@ func settledLog(sb *sandbox.Server, want int) []sandbox.RequestRecord {
 				n++
 			}
 		}
-		if n >= want || time.Now().After(deadline) {
-			return log
+		if n >= want {
+			return log, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("the sandbox's log holds %d of the %d requests asked", n, want)
 		}
 		time.Sleep(time.Millisecond)
 	}

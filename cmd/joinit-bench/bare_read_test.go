@@ -19,7 +19,10 @@ func TestBareReadAsksWhatTheRulesAsk(t *testing.T) {
 	if err := bareRead(context.Background(), url, 4, 10, 2); err != nil {
 		t.Fatal(err)
 	}
-	log := settledLog(sb, bareRequests(4))
+	log, err := settledLog(sb, bareRequests(4))
+	if err != nil {
+		t.Fatal(err)
+	}
 	slices.SortFunc(log, func(a, b sandbox.RequestRecord) int { return a.Arrived.Compare(b.Arrived) })
 	var asked []string
 	for _, r := range log {

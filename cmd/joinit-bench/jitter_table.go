@@ -66,11 +66,15 @@ func jitterTable(out io.Writer) error {
 		}
 		sb = sandbox.New(sandbox.Options{Seed: 7, Memberships: n, Faults: sandbox.Faults{Latency: latency, LatencyJitter: jitter, JitterSeed: seed}})
 		err = bareRead(context.Background(), sb.Start(), last, size, conc)
-		bare, _ := servedSpan(settledLog(sb, bareRequests(last)))
+		var bareLog []sandbox.RequestRecord
+		if err == nil {
+			bareLog, err = settledLog(sb, bareRequests(last))
+		}
 		sb.Close()
 		if err != nil {
 			return fmt.Errorf("seed %d, the bare client: %w", seed, err)
 		}
+		bare, _ := servedSpan(bareLog)
 		best, bestBare, bestFloor = minOr(best, served), minOr(bestBare, bare), minOr(bestFloor, floor)
 		fmt.Fprintf(w, "%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t\n", seed, requests, round(served), round(bare), round(floor), round(ideal),
 			float64(served)/float64(ideal), float64(bare)/float64(ideal), float64(floor)/float64(ideal))

@@ -40,13 +40,15 @@ func TestRulesFloorInLockstep(t *testing.T) {
 func TestRulesFloorGivesEachPageTheFirstPlaceToFree(t *testing.T) {
 	t.Parallel()
 	const ms = time.Millisecond
-	// Arrival order is not page order; the log is sorted by arrival, and a
-	// page asked again (page 3 retried) counts at its first ask.
+	// The sandbox logs a request when its handler ends, not in arrival
+	// order; a page asked again (page 3 retried, listed first here) counts
+	// at its first ask, by arrival.
 	log := []sandbox.RequestRecord{
+		ask(3, 10, 99*ms, 4), ask(1, 10, 15*ms, 7),
 		ask(1, 10, 10*ms, 0),
 		ask(3, 10, 10*ms, 2), ask(2, 10, 30*ms, 1),
-		ask(4, 10, 10*ms, 3), ask(3, 10, 99*ms, 4), ask(5, 10, 25*ms, 5),
-		ask(5, 9, 20*ms, 6), ask(1, 10, 15*ms, 7),
+		ask(4, 10, 10*ms, 3), ask(5, 10, 25*ms, 5),
+		ask(5, 9, 20*ms, 6),
 	}
 	got, err := rulesFloor(log, 5, 10, 2)
 	if err != nil {
