@@ -32,6 +32,7 @@ func TestARecordCarryingTheTokenFailsTheRead(t *testing.T) {
 		{"a profile field", `{"_id":"m-2","profile":{"first_name":"` + testToken + `"}}`, "profile.first_name", fullRead},
 		{"an unknown field, raw JSON kept, escaped", `{"_id":"m-2","x_note":"` + escaped.String() + `"}`, "raw JSON", rawRead},
 		{"an unknown field, raw JSON kept, percent-encoded", `{"_id":"m-2","x_url":"https://x.example/?t=` + percentEncoded(testToken) + `"}`, "raw JSON", rawRead},
+		{"an unknown field, raw JSON kept, HTML character references", `{"_id":"m-2","x_html":"` + htmlEncoded(testToken) + `"}`, "raw JSON", rawRead},
 		{"display_name in base64", `{"_id":"m-2","display_name":"` + base64.StdEncoding.EncodeToString([]byte(testToken)) + `"}`, "display_name", fullRead},
 		{"e-mail in hex, lean read", `{"_id":"m-2","email":"` + hex.EncodeToString([]byte(testToken)) + `@example.com"}`, "email", leanRead},
 		{"an unknown field, raw JSON kept, base64 URL", `{"_id":"m-2","x_note":"` + base64.RawURLEncoding.EncodeToString([]byte(testToken)) + `"}`, "raw JSON", rawRead},
@@ -62,6 +63,16 @@ func percentEncoded(s string) string {
 	var b strings.Builder
 	for i := range len(s) {
 		fmt.Fprintf(&b, "%%%02X", s[i])
+	}
+	return b.String()
+}
+
+// htmlEncoded spells every byte of s as an HTML decimal character
+// reference (&#116;).
+func htmlEncoded(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		fmt.Fprintf(&b, "&#%d;", s[i])
 	}
 	return b.String()
 }
