@@ -50,6 +50,7 @@ type pageSource[R any] interface {
 	// opens says, of the page whose turn it is, how many pages may be in
 	// flight once step has taken it, when that is already sure (0: step
 	// will say): they leave before step runs, instead of waiting on it.
+	// Saying so, it believes the page's answer: step does not doubt it.
 	opens(page int, r R) int
 	// step takes each page in page order: its result or the error
 	// fetching it, and says what comes next.
