@@ -101,6 +101,9 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return fail(errorDiagnostic("Invalid configuration for joinit_"+def.name, err.Error(), nil))
 	}
 	state, size, err := def.readChecked(ctx, c, raw, s.provider.resultLimit)
+	if err == nil && testHookReadState != nil {
+		testHookReadState(state)
+	}
 	if err != nil {
 		f := def.failure(err)
 		var at *tftypes.AttributePath
@@ -109,7 +112,7 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		}
 		return fail(errorDiagnostic(f.summary, f.detail, at))
 	}
-	releaseMemoryAroundLargeState(size)
+	releaseMemory(size)
 	encoded, err := encodeSized(def.attrs, state, size)
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
@@ -120,9 +123,17 @@ func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	// it, they were live: 316 MB of peak RSS at 100,000 full memberships
 	// instead of 240, in joinit-bench's plan table.)
 	warnings := protocolWarnings(warningsOf(state), strictFor(state, s.provider.data().strict()))
-	releaseMemoryAroundLargeState(size)
+	releaseMemory(size)
 	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}, Diagnostics: warnings}, nil
 }
+
+// A test watches the release of a read's memory through these: whether
+// the read's state is still reachable when the memory after its encoding
+// is released (TestReadStateIsGarbageWhenItsMemoryIsReleased).
+var (
+	releaseMemory     = releaseMemoryAroundLargeState
+	testHookReadState func(state any)
+)
 
 // largeState is the encoded size past which releaseMemoryAroundLargeState runs.
 const largeState = 32 << 20
