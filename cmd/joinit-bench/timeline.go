@@ -75,19 +75,8 @@ func (rt *readTrace) ideal() time.Duration {
 // arrival to the last answer written. Requests cancelled past the end
 // (status 0) are left out: nobody waited for them.
 func (rt *readTrace) served() time.Duration {
-	var first, last time.Time
-	for _, r := range rt.log {
-		if r.Status == 0 {
-			continue
-		}
-		if first.IsZero() || r.Arrived.Before(first) {
-			first = r.Arrived
-		}
-		if r.Finished.After(last) {
-			last = r.Finished
-		}
-	}
-	return last.Sub(first)
+	span, _ := servedSpan(rt.log) // rt.log holds the memberships requests only
+	return span
 }
 
 // meanInFlight is how many requests the sandbox held at once, on average

@@ -28,9 +28,11 @@ import (
 const minRun = 12
 
 // fixedForms are a secret's fixed spellings: the whole secret encoded,
-// and its runs (each with where it starts in the secret).
+// those of them without an escape character (Encodings), and its runs
+// (each with where it starts in the secret).
 type fixedForms struct {
 	whole []string
+	plain []string
 	runs  []run
 }
 
@@ -90,6 +92,11 @@ func encodedForms(v string) fixedForms {
 	add(url.PathEscape(url.PathEscape(v)))
 	var forms fixedForms
 	forms.whole = sortedByLength(set)
+	for _, f := range forms.whole {
+		if !strings.ContainsAny(f, `%\&`) {
+			forms.plain = append(forms.plain, f)
+		}
+	}
 	if n := min(minRun, utf8.RuneCountInString(v)/2); n >= minPartial {
 		starts := []int{}
 		for i := range v {
@@ -123,7 +130,7 @@ func sortedByLength(set map[string]bool) []string {
 // lowerEscapes are a URL escape's percent escapes, to write in lower case.
 var lowerEscapes = regexp.MustCompile(`%[0-9A-F]{2}`)
 
-var formsCache sync.Map // secret value -> []string
+var formsCache sync.Map // secret value -> fixedForms
 
 // removeEncoded replaces each whole encoding of each secret with its
 // label, one cut off at the end of s, and each run of it: after the
@@ -237,18 +244,4 @@ func commonPrefix(a, b string) int {
 // looks for v in data first (the token guard) looks for these too; the
 // others show by their escape character. The slice is shared: not to be
 // changed.
-func Encodings(v string) []string {
-	if f, ok := plainCache.Load(v); ok {
-		return f.([]string) //nolint:forcetypeassert // only this function stores, and it stores []string
-	}
-	var out []string
-	for _, f := range encodedForms(v).whole {
-		if !strings.ContainsAny(f, `%\&`) {
-			out = append(out, f)
-		}
-	}
-	plainCache.Store(v, out)
-	return out
-}
-
-var plainCache sync.Map // secret value -> []string
+func Encodings(v string) []string { return encodedForms(v).plain }

@@ -22,25 +22,26 @@ import (
 func (f *Faults) oversize(ep, page, size int, recs [][]byte, total int) ([][]byte, int) {
 	switch {
 	case f.EndlessPages:
-		out := make([][]byte, size)
-		for i := range out {
-			out[i] = []byte(`{"_id":"endless-` + strconv.Itoa(page) + "-" + strconv.Itoa(i) + `"}`)
-		}
-		return out, (page + 1) * size
+		return idRecords("endless-"+strconv.Itoa(page)+"-", size), (page + 1) * size
 	case f.HugePage > 0:
 		if page > 1 {
 			return nil, f.HugePage
 		}
-		out := make([][]byte, f.HugePage)
-		for i := range out {
-			out[i] = []byte(`{"_id":"huge-` + strconv.Itoa(i) + `"}`)
-		}
-		return out, f.HugePage
+		return idRecords("huge-", f.HugePage), f.HugePage
 	case ep == epMemberships && page == 1 && len(recs) > 0 && (f.BloatAnswers > 0 || f.BloatDepth > 0):
 		out := append([][]byte{bloated(recs[0], f.BloatAnswers, f.BloatDepth)}, recs[1:]...)
 		return out, total
 	}
 	return recs, total
+}
+
+// idRecords are n records of an id alone: prefix0, prefix1, ….
+func idRecords(prefix string, n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = []byte(`{"_id":"` + prefix + strconv.Itoa(i) + `"}`)
+	}
+	return out
 }
 
 // bloated is a membership record with answers empty custom answers and
