@@ -45,8 +45,6 @@ type Client struct {
 	// paths are the endpoints' paths, and the alternates of those the
 	// specification does not show in full (pathfallback.go).
 	paths *pathChoice
-	// decoders bounds the pages decoded at once.
-	decoders *paging.DecodeGate
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -83,8 +81,7 @@ func New(cfg Config) (*Client, error) {
 			Logger: cfg.Logger, Trace: cfg.Trace, Network: cfg.network, RootCAs: roots,
 		}),
 		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswerBook(),
-		decoders: paging.NewDecodeGate(),
-		paths:    newPathChoice(cfg.Paths, alternates),
+		paths: newPathChoice(cfg.Paths, alternates),
 	}, nil
 }
 

@@ -127,7 +127,6 @@ func readPages[T any, PT interface {
 		})
 		out.records, out.totalPages, stats, err = paging.ReadLimit[T, PT](ctx, rd)
 	} else {
-		rd.Gate = c.decoders
 		perPage := rd.Budget.RecordsPerPage()
 		rd.Fetch = fetchPage[T](c, req, func(body []byte, page int) (paging.Page[T], error) {
 			recs, err := pagejson.DecodeArrayAtMost[T](body, keepRaw, only, perPage)
@@ -151,24 +150,13 @@ func readPages[T any, PT interface {
 // fetchPage is the paging rules' page function for req: one GET through
 // the transport, its body repaired of text that is not valid Unicode and
 // decoded by decode inside the retry loop (so a body that does not decode
-// is retried), while holding a place at the decode gate.
-func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int, func(int)) (paging.Page[T], error) {
-	return func(ctx context.Context, page, size int, bytesIn func(int)) (paging.Page[T], error) {
+// is retried).
+func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int) (paging.Page[T], error) {
+	return func(ctx context.Context, page, size int) (paging.Page[T], error) {
 		var p paging.Page[T]
 		err := c.transport.Get(ctx, transport.Request{
-			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base), BytesIn: bytesIn,
-			Urgent: bytesIn == nil, // asked outside the schedule: what the end waits on (paging.Read.Fetch)
+			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base),
 			Accept: func(body []byte) error {
-				// A small answer (an empty page, the likeliest end) is
-				// decoded at once, not behind full pages at the gate: it
-				// takes microseconds, and the end waits on it.
-				if len(body) >= decodeWithoutGate {
-					if err := c.decoders.Acquire(ctx); err != nil {
-						transport.Recycle(body)
-						return err
-					}
-					defer c.decoders.Release()
-				}
 				if fixed := c.repairText(ctx, body, req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
 					transport.Recycle(body) // the repaired copy is decoded instead
 					body = fixed
@@ -194,10 +182,6 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 		return p, err
 	}
 }
-
-// decodeWithoutGate is the size below which an answer is decoded without
-// a place at the decode gate.
-const decodeWithoutGate = 16 << 10
 
 // decodeMetadataPage decodes a page of a limit-style endpoint. A page that
 // names another page than was asked for is a server not advancing, not a

@@ -69,20 +69,6 @@ func (b *AnswerBook) earlier(question string) (answer, bool) {
 	return a, ok
 }
 
-// believeUnlessContradicted records a, and reports true, when the book
-// has no earlier answer to question or one that agrees with it; in one
-// step, so that no other read's answer lands between the look and the
-// record.
-func (b *AnswerBook) believeUnlessContradicted(question string, a answer) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if earlier, ok := b.answers[question]; ok && earlier.digest != a.digest {
-		return false
-	}
-	b.answers[question] = a
-	return true
-}
-
 // record notes a believed answer. The book holds a digest per page asked,
 // a few bytes each, whatever the size of the read.
 func (b *AnswerBook) record(question string, a answer) {

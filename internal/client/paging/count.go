@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
@@ -83,27 +82,12 @@ type countReader[T any, PT interface {
 	// prevConfirmed: the page before was asked twice, with answers that
 	// agree. An empty page after a short page so confirmed is the end.
 	prevConfirmed bool
-	// front is page 1 asked again, sent as soon as a page claimed the end
-	// (frontAt): the closing check of a concurrent read leaves beside the
-	// end's second answer instead of after it. reask is that second
-	// answer, sent by endInSight.
-	front   *pendingAsk[T]
-	frontAt int
-	reask   *pendingAsk[T]
-	// other is the first other question of the end endInSight saw
-	// (other_question.go), sent in the background; claimed are the
-	// records of each page decoded so far, as it came back.
-	other     *pendingOther
-	claimedMu sync.Mutex
-	claimed   map[int]int
+	// front is the closing check of page 1, asked beside the end's
+	// confirmation (withClosingCheck).
+	front *frontCheck[T]
 	// prevPrints fingerprint the records of the last page handed over:
 	// what an other question must repeat before an end at the next page.
 	prevPrints []uint64
-	// lastHanded is the last page step took.
-	lastHanded int
-	// openedAtFirst: page 1 was believed as it came back, and the slow
-	// start opened before step took it (opens).
-	openedAtFirst bool
 
 	pages, discarded, changedAt int
 }
@@ -122,23 +106,16 @@ func newCountReader[T any, PT interface {
 }
 
 func (r *countReader[T, PT]) read() error {
-	var bound func(bool)
-	if r.rd.Gate != nil {
-		bound = r.rd.Gate.decodeBound
-	}
 	pages, discarded, err := readPages(r.ctx, r.maxInFlight,
-		pagePlan{inFlight: 1, last: r.rd.MaxPages}, pageSource[decodedPage[T]](r), bound)
+		pagePlan{inFlight: 1, last: r.rd.MaxPages}, pageSource[decodedPage[T]](r))
 	r.pages, r.discarded = pages, discarded
 	if errors.Is(err, errPageCap) {
 		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: pages, Reason: fmt.Sprintf("the read passed the cap of %d pages without an empty page; the server may be ignoring the page parameter", r.rd.MaxPages), Err: failure.ErrNotAdvancing}
 	}
 	if err != nil || !r.concurrent {
-		r.dropPending()
 		return err
 	}
-	err = r.checkFrontUnchanged()
-	r.dropPending()
-	return err
+	return r.checkFrontUnchanged()
 }
 
 // answerOf reduces a page to what it says: its records' ids in order, or
@@ -165,14 +142,7 @@ func pageSaid[T any](p decodedPage[T]) answer { return p.said }
 // empty page ends the read, a short one (fewer records than the count
 // asked for) at its confirmation, the page after it.
 func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
-	n := len(p.records)
-	r.claimedMu.Lock()
-	if r.claimed == nil {
-		r.claimed = map[int]int{}
-	}
-	r.claimed[page] = n
-	r.claimedMu.Unlock()
-	switch {
+	switch n := len(p.records); {
 	case n == 0:
 		return page
 	case n < p.asked:
@@ -183,13 +153,13 @@ func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
 
 // ask fetches a page outside the schedule: a page asked again.
 func (r *countReader[T, PT]) ask(ctx context.Context, page int) (decodedPage[T], error) {
-	return r.fetch(ctx, page, nil)
+	return r.fetch(ctx, page)
 }
 
 // fetch gets and decodes one page. It runs concurrently with other pages.
-func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func(int)) (decodedPage[T], error) {
+func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T], error) {
 	size := r.count
-	p, err := r.rd.Fetch(ctx, page, size, bytesIn)
+	p, err := r.rd.Fetch(ctx, page, size)
 	if err != nil {
 		return decodedPage[T]{}, err
 	}
@@ -204,7 +174,6 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func(i
 // the records kept, and what to fetch next.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
 	r.rd.handed(page)
-	r.lastHanded = page
 	if fetchErr != nil {
 		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
 			return pagePlan{}, r.refused(page, fetchErr)
@@ -213,18 +182,14 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		// page says: nothing here.
 		p = decodedPage[T]{question: r.question(page), said: noRecords}
 	}
-	r.sendFrontCheckAtEnd(page, len(p.records))
 	first := p.said
 	p, confirmed, err := r.believe(page, p)
 	if err != nil {
 		return pagePlan{}, err
 	}
 	n := len(p.records)
-	if r.front != nil && (p.said.digest != first.digest || (n > 0 && page > r.frontAt)) {
-		// Records past the point the check was sent at: it may have been
-		// served before them, so it is asked again at the next end.
-		r.front.cancel()
-		r.front = nil
+	if f := r.front; f != nil && (p.said.digest != first.digest || (n > 0 && page > f.at)) {
+		r.front = nil // records served after it: it is asked again at the end
 	}
 	if n == 0 {
 		return pagePlan{done: true}, nil
@@ -253,18 +218,21 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 // it contradicts the answer the server gave to the same question earlier
 // in the run. It returns the answer believed, and whether it was asked
 // for twice.
-func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T], bool, error) {
-	if r.endsHere(page, len(p.records)) {
+func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decodedPage[T], confirmed bool, err error) {
+	if !r.endsHere(page, len(p.records)) {
+		return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, false,
+			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
+	}
+	r.withClosingCheck(page, func() {
 		if c, ok := r.claimAt(page, len(p.records)); ok {
 			c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
-			return r.confirmEnd(page, p, c, 0)
+			believed, confirmed, err = r.confirmEnd(page, p, c, 0)
+			return
 		}
-	}
-	if page == 1 && r.openedAtFirst {
-		return p, false, nil // believed as it came back (opens)
-	}
-	return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, r.endsHere(page, len(p.records)),
-		pageSaid[T], r.askAgain, func(p decodedPage[T]) { r.rd.recycle(p.body) })
+		believed, confirmed, err = believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, true,
+			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
+	})
+	return believed, confirmed, err
 }
 
 // endsHere reports an answer that would end the read, or tell where it

@@ -7,16 +7,7 @@ import (
 
 // The other question of a count-style read (other_question.go): when a
 // page claims the end, the page holding that end asked with another
-// count, sent as soon as the end is in sight.
-
-// pendingOther is an other question sent in the background.
-type pendingOther struct {
-	q      [2]int // page and count
-	done   chan struct{}
-	prints []uint64
-	err    error
-	cancel context.CancelFunc
-}
+// count.
 
 // claimAt is the claim of a page of n records that ends the read, when an
 // other question can test it: the server keeps to the count asked (it
@@ -30,45 +21,9 @@ func (r *countReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
 	return endClaim{end: start + n, from: max(start-r.count, 0)}, true
 }
 
-// sendOther sends the first other question of the end claimed at page,
-// for confirmEnd to take; at most one is pending. It reports false when
-// no other question can test the claim.
-func (r *countReader[T, PT]) sendOther(page int) bool {
-	if r.other != nil {
-		return true
-	}
-	// The end is where it claims only after a full page. The page before
-	// may be answered but not decoded yet: it is taken for full, as an
-	// answer at least half the size of the largest leaves the network
-	// before it is decoded (readPages), and a smaller one, the likely
-	// short page, is decoded first and claims the end itself. Should it
-	// prove short after all, confirmEnd asks its own question instead.
-	r.claimedMu.Lock()
-	n, ok := r.claimed[page]
-	before, decoded := r.claimed[page-1]
-	r.claimedMu.Unlock()
-	if !ok || (page > 1 && decoded && before < r.count) {
-		return page > 1 && ok // asked by step: no second answer of the page itself
-	}
-	start := (page - 1) * r.count
-	c := endClaim{end: start + n, from: max(start-r.count, 0)}
-	qs := c.otherQuestions(r.count, r.rd.MaxSize, 1)
-	if r.rd.MaxSize < 2 || r.warnedSize || len(qs) == 0 {
-		return false
-	}
-	ctx, cancel := context.WithCancel(r.ctx)
-	o := &pendingOther{q: qs[0], done: make(chan struct{}), cancel: cancel}
-	go func() {
-		defer close(o.done)
-		o.prints, o.err = r.fetchPrints(ctx, o.q[0], o.q[1])
-	}()
-	r.other = o
-	return true
-}
-
 // fetchPrints asks page at count size and fingerprints its records.
 func (r *countReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([]uint64, error) {
-	p, err := r.rd.Fetch(ctx, page, size, nil)
+	p, err := r.rd.Fetch(ctx, page, size)
 	if err != nil {
 		return nil, err
 	}
@@ -77,41 +32,13 @@ func (r *countReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([
 	return prints, nil
 }
 
-// otherFetch is fetchPrints that takes the pending other question's
-// answer when it is the one asked.
-func (r *countReader[T, PT]) otherFetch(ctx context.Context, page, size int) ([]uint64, error) {
-	if o := r.other; o != nil {
-		r.other = nil
-		if o.q == [2]int{page, size} {
-			defer o.cancel()
-			select {
-			case <-o.done:
-				return o.prints, o.err
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		o.cancel()
-	}
-	return r.fetchPrints(ctx, page, size)
-}
-
-// dropOther cancels an other question the read will not use.
-func (r *countReader[T, PT]) dropOther() {
-	if o := r.other; o != nil {
-		o.cancel()
-		<-o.done
-		r.other = nil
-	}
-}
-
 // confirmEnd believes the claim of page's answer p when an other question
 // confirms it; when one refutes it, page is asked again until it answers
 // otherwise, and that answer is judged as the first was (once more at
 // most). It returns the answer believed, and whether its end was
 // confirmed.
 func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, depth int) (decodedPage[T], bool, error) {
-	v, err := askOther(r.ctx, c, r.count, r.rd.MaxSize, r.otherFetch)
+	v, err := askOther(r.ctx, c, r.count, r.rd.MaxSize, r.fetchPrints)
 	switch {
 	case err != nil:
 		return p, false, err

@@ -103,27 +103,6 @@ func (r *countReader[T, PT]) next(page, n int) pagePlan {
 	return pagePlan{inFlight: flight, last: last}
 }
 
-// opens lets the slow start open as soon as page 1 is decoded, before
-// step takes it, when step can only open it: page 1 full (its size changes
-// nothing), and believed at once, as no earlier answer of the run to its
-// question contradicts it (it is not asked again). It was served before
-// any other page was sent, which is all the closing check needs of it.
-// Step's work on it (its records kept and looked at by the guards: 3-4 ms
-// for 1,000 records) then runs beside the network instead of before it.
-// The answer is believed here, not again in step: another read's answer
-// to the same URL may land in the book meanwhile, and step would then ask
-// page 1 again, and maybe change the count, with pages 2-4 already out.
-func (r *countReader[T, PT]) opens(page int, p decodedPage[T]) int {
-	if page != 1 || r.maxInFlight <= 1 || len(p.records) < p.asked {
-		return 0
-	}
-	if !r.rd.Book.believeUnlessContradicted(p.question, p.said) {
-		return 0
-	}
-	r.openedAtFirst = true
-	return slowStart(1, r.maxInFlight)
-}
-
 // slowStart is how many pages may be in flight after full pages have come
 // back: one before any, maxInFlight after the first. Page 1 must come back
 // alone (its size may change the count asked for, and the check of page 1

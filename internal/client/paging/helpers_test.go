@@ -48,8 +48,8 @@ func scriptedRead(api scriptedAPI, size, maxPages, maxInFlight int) Read[testRec
 // scriptedFetch fetches pages from api as the client's transport does with
 // one retry: an answer that is a 5xx, or a 2xx whose body does not decode,
 // is asked once more; no sockets, no timers.
-func scriptedFetch(api scriptedAPI, endpoint string, decode func(body []byte, page int) (Page[testRecord], error)) func(context.Context, int, int, func(int)) (Page[testRecord], error) {
-	return func(ctx context.Context, page, size int, _ func(int)) (Page[testRecord], error) {
+func scriptedFetch(api scriptedAPI, endpoint string, decode func(body []byte, page int) (Page[testRecord], error)) func(context.Context, int, int) (Page[testRecord], error) {
+	return func(ctx context.Context, page, size int) (Page[testRecord], error) {
 		var last error
 		for attempt := 1; attempt <= 2; attempt++ {
 			if err := ctx.Err(); err != nil {

@@ -34,7 +34,7 @@ func ReadLimit[T any, PT interface {
 	Record
 }](ctx context.Context, rd Read[T]) ([]T, int, Stats, error) {
 	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](&rd)}
-	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m), nil)
+	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m))
 	if err = m.acc.verdict(err); err != nil {
 		return nil, 0, Stats{}, err
 	}
@@ -60,8 +60,8 @@ type limitReader[T any, PT interface {
 
 // fetch gets and decodes one page. Two answers agree when they hold the
 // same results and the same totalPages.
-func (m *limitReader[T, PT]) fetch(ctx context.Context, page int, bytesIn func(int)) (limitPage[T], error) {
-	p, err := m.rd.Fetch(ctx, page, m.rd.Size, bytesIn)
+func (m *limitReader[T, PT]) fetch(ctx context.Context, page int) (limitPage[T], error) {
+	p, err := m.rd.Fetch(ctx, page, m.rd.Size)
 	if err != nil {
 		return limitPage[T]{}, err
 	}
@@ -81,9 +81,7 @@ func limitSaid[T any](p limitPage[T]) answer { return p.said }
 // totalPages bounds what is sent: the pages claim no end of their own, and
 // none is sent past totalPages to look at.
 func (m *limitReader[T, PT]) claimsEnd(int, limitPage[T]) int   { return 0 }
-func (m *limitReader[T, PT]) endInSight(int, bool)              {}
 func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
-func (m *limitReader[T, PT]) opens(int, limitPage[T]) int       { return 0 }
 
 // believe takes a page's answer as true, or first asks the page again.
 func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bool, error) {
@@ -93,8 +91,7 @@ func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bo
 			return m.confirmEnd(page, p, c)
 		}
 	}
-	ask := func(ctx context.Context, page int) (limitPage[T], error) { return m.fetch(ctx, page, nil) }
-	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], ask, nil)
+	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], m.fetch, nil)
 }
 
 // endsHere reports an answer that would end the read: fewer results than

@@ -24,7 +24,7 @@ func (m *limitReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
 
 // fetchPrints asks page with limit size and fingerprints its results.
 func (m *limitReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([]uint64, error) {
-	p, err := m.rd.Fetch(ctx, page, size, nil)
+	p, err := m.rd.Fetch(ctx, page, size)
 	if err != nil {
 		return nil, err
 	}
@@ -36,14 +36,13 @@ func (m *limitReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([
 // that answer is believed as any other (asked twice if it ends the read
 // too). It returns the answer believed, and whether it was confirmed.
 func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (limitPage[T], bool, error) {
-	ask := func(ctx context.Context, page int) (limitPage[T], error) { return m.fetch(ctx, page, nil) }
 	c.held = append(slices.Clip(m.prevPrints), printsOf[T, PT](p.records)...)
 	v, err := askOther(m.ctx, c, m.rd.Size, m.rd.MaxSize, m.fetchPrints)
 	switch {
 	case err != nil:
 		return p, false, err
 	case v == unusable:
-		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, true, limitSaid[T], ask, nil)
+		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, true, limitSaid[T], m.fetch, nil)
 	case v == confirms:
 		m.rd.Book.record(p.question, p.said)
 		return p, true, nil
@@ -51,12 +50,12 @@ func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (l
 	m.rd.Logger.Warn(m.ctx, "a page ended the list, but the same place asked with another page size holds more records: the answer was not true; asking the page again", map[string]any{
 		"endpoint": m.rd.Endpoint, "page": page, "records": len(p.records),
 	})
-	again, err := askUntilOther(m.ctx, m.rd.Endpoint, page, p.said, ask, limitSaid[T])
+	again, err := askUntilOther(m.ctx, m.rd.Endpoint, page, p.said, m.fetch, limitSaid[T])
 	if err != nil {
 		return again, false, err
 	}
 	if m.endsHere(page, again) {
-		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, again, again.question, true, limitSaid[T], ask, nil)
+		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, again, again.question, true, limitSaid[T], m.fetch, nil)
 	}
 	m.rd.Book.record(again.question, again.said)
 	return again, true, nil

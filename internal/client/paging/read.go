@@ -33,14 +33,9 @@ type Read[T any] struct {
 	KeepRaw bool
 
 	// Fetch asks for one page of size records and returns it decoded; an
-	// answer that does not decode is retried inside. It calls bytesIn
-	// (when not nil) with the answer's size once a large answer's bytes
-	// are in, before decoding: the page may then leave the network. bytesIn is nil for the asks
-	// outside the schedule (an other question, a page asked again, the
-	// closing check): what the end of a read waits on, which the client
-	// sends before the pages queued (transport.Request.Urgent). It runs
-	// concurrently with other pages.
-	Fetch func(ctx context.Context, page, size int, bytesIn func(size int)) (Page[T], error)
+	// answer that does not decode is retried inside. It runs concurrently
+	// with other pages.
+	Fetch func(ctx context.Context, page, size int) (Page[T], error)
 	// Question is what a page is asked at (its URL): the run's answers are
 	// compared by it.
 	Question func(page, size int) string
@@ -55,9 +50,6 @@ type Read[T any] struct {
 
 	// Book is the run's believed answers, shared by every read of a client.
 	Book *AnswerBook
-	// Gate paces decoding; nil for a read whose decoding is never the
-	// bound (org metrics).
-	Gate *DecodeGate
 	// Handed is told of each page as the rules take it, in page order.
 	Handed func(page int)
 	Logger Logger

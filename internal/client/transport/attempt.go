@@ -17,7 +17,6 @@ type attempts struct {
 	endpoint string
 	page     int
 	request  uint64
-	urgent   bool // Request.Urgent
 
 	mu      sync.Mutex
 	charged int    // retries charged against MaxRetries
@@ -31,7 +30,7 @@ type attempts struct {
 func (t *Transport) newAttempts(r Request) *attempts {
 	return &attempts{
 		start: time.Now(), mark: t.window.successCount(),
-		endpoint: r.Endpoint, page: r.Page, request: t.requests.Add(1), urgent: r.Urgent,
+		endpoint: r.Endpoint, page: r.Page, request: t.requests.Add(1),
 	}
 }
 

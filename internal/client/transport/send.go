@@ -23,7 +23,7 @@ type sendStage struct {
 func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 	t, a := s.t, s.a
 	t.trace(a, TraceQueued)
-	if err := t.window.acquire(req.Context(), a.urgent); err != nil {
+	if err := t.window.acquire(req.Context()); err != nil {
 		return nil, err
 	}
 	for {

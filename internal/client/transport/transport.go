@@ -119,13 +119,6 @@ type Request struct {
 	Endpoint string // named in errors and logs, e.g. "memberships"
 	Page     int
 	URL      string
-	// BytesIn, when set, is called with the answer's size once a large
-	// answer's bytes are in, before Accept decodes them: the page may leave
-	// the network (the caller decides, by the size).
-	BytesIn func(size int)
-	// Urgent requests are what a read's end waits on: each attempt takes
-	// the next place in the send window, before requests queued earlier.
-	Urgent bool
 	// Accept takes a 2xx answer's body, after the body is closed (so off
 	// the send window). It owns the body (Recycle it when refusing it);
 	// an error means the answer is not a page, and it is retried like a
@@ -164,9 +157,6 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 			return err
 		}
 		t.trace(a, TraceBytesIn)
-		if r.BytesIn != nil && len(b) >= decodeBesideNetwork {
-			r.BytesIn(len(b))
-		}
 		size = len(b)
 		if err := r.Accept(b); err != nil {
 			return &notAPageError{Status: resp.StatusCode, Err: err}
@@ -271,12 +261,6 @@ func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
 		"method": req.Method, "url": withoutQuery(req.URL), "attempt": attempt + 1,
 	}))
 }
-
-// decodeBesideNetwork is the size of a body from which a page leaves the
-// network before it is decoded (Request.BytesIn): decoding a smaller one
-// takes microseconds, and knowing first whether it ends the read keeps
-// the pages sent past the end to the window's worth.
-const decodeBesideNetwork = 16 << 10
 
 // now is replaced in tests.
 var now = time.Now

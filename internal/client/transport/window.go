@@ -2,7 +2,6 @@ package transport
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -45,11 +44,8 @@ func (w *sendWindow) limit() int { return w.size }
 // the retry policy measures other requests' progress by.
 func (w *sendWindow) successCount() uint64 { return w.successes.Load() }
 
-// acquire waits for a place in the window. An urgent request (what a
-// read's end waits on: an other question, a page asked again, the closing
-// check) takes the next place, before requests that waited longer: pages
-// sent past a claimed end must not hold up the answer that confirms it.
-func (w *sendWindow) acquire(ctx context.Context, urgent bool) error {
+// acquire waits for a place in the window.
+func (w *sendWindow) acquire(ctx context.Context) error {
 	w.mu.Lock()
 	if len(w.waiters) == 0 && w.inFlight < w.limit() {
 		w.inFlight++
@@ -57,12 +53,7 @@ func (w *sendWindow) acquire(ctx context.Context, urgent bool) error {
 		return nil
 	}
 	ch := make(chan struct{})
-	if urgent {
-		w.waiters = slices.Insert(w.waiters, w.urgentAhead, ch)
-		w.urgentAhead++
-	} else {
-		w.waiters = append(w.waiters, ch)
-	}
+	w.waiters = append(w.waiters, ch)
 	w.mu.Unlock()
 	return w.await(ctx, ch)
 }

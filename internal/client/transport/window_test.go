@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,7 +18,7 @@ func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
 	ctx := context.Background()
 	var tickets []uint64
 	for range 8 {
-		if err := w.acquire(ctx, false); err != nil {
+		if err := w.acquire(ctx); err != nil {
 			t.Fatal(err)
 		}
 		tickets = append(tickets, w.send())
@@ -33,13 +32,13 @@ func TestSendWindowHalvesOnLimitAndGrowsBack(t *testing.T) {
 	}
 	// Only four go out now; the fifth waits.
 	for range 4 {
-		if err := w.acquire(ctx, false); err != nil {
+		if err := w.acquire(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if err := w.acquire(short, false); err == nil {
+	if err := w.acquire(short); err == nil {
 		t.Fatal("a fifth request went out with a window of 4")
 	}
 	// A refusal of a request sent after the cut cuts again.
@@ -202,54 +201,4 @@ func sendConcurrently(t *testing.T, tr http.RoundTripper, n int) *sync.WaitGroup
 		}()
 	}
 	return &wg
-}
-
-// An urgent request takes the next place, before requests that waited
-// longer, and urgent ones among themselves go oldest first; one that gives
-// up waiting leaves the order of the rest as it was.
-func TestUrgentRequestsTakeTheNextPlace(t *testing.T) {
-	t.Parallel()
-	w := newSendWindow(1)
-	ctx := context.Background()
-	if err := w.acquire(ctx, false); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var order []string
-	wait := func(name string, urgent bool) {
-		go func() {
-			if err := w.acquire(ctx, urgent); err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			order = append(order, name)
-			mu.Unlock()
-			w.release()
-		}()
-		time.Sleep(10 * time.Millisecond) // queued in this order
-	}
-	wait("page 5", false)
-	wait("page 6", false)
-	gone, cancel := context.WithCancel(ctx)
-	go func() { _ = w.acquire(gone, true) }()
-	time.Sleep(10 * time.Millisecond)
-	wait("other question", true)
-	cancel() // the first urgent one gives up
-	time.Sleep(10 * time.Millisecond)
-	wait("closing check", true)
-	w.release()
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		mu.Lock()
-		n := len(order)
-		mu.Unlock()
-		if n == 4 || time.Now().After(deadline) {
-			break
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if want := []string{"other question", "closing check", "page 5", "page 6"}; !slices.Equal(order, want) {
-		t.Fatalf("sent in the order %v, want %v", order, want)
-	}
 }
