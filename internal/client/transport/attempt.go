@@ -29,7 +29,7 @@ type attempts struct {
 
 func (t *Transport) newAttempts(r Request) *attempts {
 	return &attempts{
-		start: time.Now(), mark: t.window.successCount(),
+		start: time.Now(), mark: t.successes.Load(),
 		endpoint: r.Endpoint, page: r.Page, request: t.requests.Add(1),
 	}
 }

@@ -48,7 +48,7 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 	}
 	switch {
 	case isRateLimit(resp):
-		if t.cfg.MaxRetries > 0 && a.othersProgressed(t.window.successCount()) && time.Since(a.start) < t.unchargedFor() {
+		if t.cfg.MaxRetries > 0 && a.othersProgressed(t.successes.Load()) && time.Since(a.start) < t.unchargedFor() {
 			return true, nil
 		}
 		return a.charge(t.cfg.MaxRetries), nil

@@ -11,8 +11,9 @@ import (
 )
 
 // attemptTimeout bounds one attempt, its body included, by request_timeout.
-// It is the innermost transport, so that time spent waiting for a place in
-// the send window or for a Retry-After pause is not taken from the attempt.
+// It is the innermost transport, so that time spent waiting for a place
+// among the requests in flight or for a Retry-After pause is not taken
+// from the attempt.
 type attemptTimeout struct {
 	limit time.Duration
 	base  http.RoundTripper

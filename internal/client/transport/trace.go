@@ -3,7 +3,7 @@ package transport
 import "time"
 
 // TraceEvent is one moment in the life of a page request, for a timeline of
-// a read: where the time goes between the network, the send window and
+// a read: where the time goes between the network, the limit on requests in flight and
 // decoding.
 type TraceEvent struct {
 	Endpoint string
@@ -18,7 +18,7 @@ type TraceEvent struct {
 type TraceMoment string
 
 const (
-	TraceQueued   TraceMoment = "queued"    // the attempt waits for a place in the send window
+	TraceQueued   TraceMoment = "queued"    // the attempt waits for a place among the requests in flight
 	TraceSent     TraceMoment = "sent"      // it has its place and leaves
 	TraceAnswered TraceMoment = "answered"  // the answer's status and headers are in
 	TraceBytesIn  TraceMoment = "bytes in"  // its body is read and the place given back

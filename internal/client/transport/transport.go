@@ -1,5 +1,5 @@
 // Package transport sends the client's requests: one GET of one page,
-// retried, under the client's one send window and its Retry-After pause,
+// retried, under the client's one limit on requests in flight and its Retry-After pause,
 // each attempt bounded by the request timeout, the token attached for the
 // API's own origin only, and the answer's body handed to the caller's
 // Accept inside the retry loop (so a 200 that is not a page is retried
@@ -30,6 +30,7 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/oauth2"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
@@ -45,7 +46,7 @@ type Config struct {
 	Timeout time.Duration
 	// MaxRetries is how many retries are charged at most (see policy).
 	MaxRetries int
-	// MaxConcurrency bounds the requests in flight at once (window.go).
+	// MaxConcurrency bounds the requests in flight at once (send.go).
 	MaxConcurrency int
 	// MaxBodyBytes caps one response body.
 	MaxBodyBytes int64
@@ -79,8 +80,12 @@ type Transport struct {
 	cfg     Config
 	network http.RoundTripper
 	tokens  oauth2.TokenSource
-	window  *sendWindow
-	pause   *pauseGate
+	// inFlight is the client's fixed limit on requests in flight
+	// (Config.MaxConcurrency), and successes its 2xx answers: what the
+	// retry policy measures other requests' progress by (retry.go).
+	inFlight  *semaphore.Weighted
+	successes atomic.Uint64
+	pause     *pauseGate
 	// requests numbers page requests, for the trace.
 	requests atomic.Uint64
 }
@@ -102,8 +107,8 @@ func New(cfg Config) *Transport {
 	}
 	return &Transport{
 		cfg: cfg, network: network,
-		tokens: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"}),
-		window: newSendWindow(cfg.MaxConcurrency), pause: &pauseGate{},
+		tokens:   oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"}),
+		inFlight: semaphore.NewWeighted(int64(max(cfg.MaxConcurrency, 1))), pause: &pauseGate{},
 	}
 }
 
@@ -120,7 +125,7 @@ type Request struct {
 	Page     int
 	URL      string
 	// Accept takes a 2xx answer's body, after the body is closed (so off
-	// the send window). It owns the body (Recycle it when refusing it);
+	// its place in flight). It owns the body (Recycle it when refusing it);
 	// an error means the answer is not a page, and it is retried like a
 	// 5xx.
 	Accept func(body []byte) error
@@ -152,7 +157,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 			return nil
 		}
 		b, err := readBody(resp, t.cfg.MaxBodyBytes)
-		resp.Body.Close() // the window's place goes back before decoding
+		resp.Body.Close() // the place in flight goes back before decoding
 		if err != nil {
 			return err
 		}
@@ -240,8 +245,9 @@ func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
 }
 
 // stack is the transports one request's attempts go through, outermost
-// first: the token (only for the base URL's origin) → the shared send
-// window and Retry-After pause → the attempt's time limit → the network.
+// first: the token (only for the base URL's origin) → the client's limit on
+// requests in flight and its Retry-After pause → the attempt's time limit
+// → the network.
 func (t *Transport) stack(a *attempts) http.RoundTripper {
 	timed := &attemptTimeout{limit: t.cfg.Timeout, base: t.network}
 	sent := &sendStage{t: t, a: a, base: timed}
