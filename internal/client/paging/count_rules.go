@@ -3,7 +3,6 @@ package paging
 import (
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
@@ -169,7 +168,7 @@ func refusesPageAfterEnd(err error) bool {
 		return false
 	}
 	switch apiErr.Status {
-	case http.StatusBadRequest, http.StatusNotFound, http.StatusRequestedRangeNotSatisfiable:
+	case 400, 404, 416: // Bad Request, Not Found, Range Not Satisfiable
 		return true
 	}
 	return false
