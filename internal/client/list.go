@@ -111,7 +111,7 @@ func readPages[T any, PT interface {
 		NewGuard: func() paging.Guard[T] {
 			// Another organization first: it says the more (a token of
 			// the wrong organization), and its message is redacted.
-			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), &tokenGuard[T]{token: c.cfg.Token, endpoint: req.endpoint}}
+			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), newTokenGuard[T](c.cfg.Token, req.endpoint)}
 		},
 		Budget: budgetOf[T, PT](c, only),
 		Book:   c.answers,
@@ -167,7 +167,7 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 					if errors.As(err, new(*failure.BudgetError)) {
 						return transport.Final(err) // what the page holds, not how it came
 					}
-					err = failure.Redacted(c.describeBody(err), c.cfg.Token)
+					err = failure.Redacted(err, c.cfg.Token) // a decoding error may quote what the server sent
 					if errors.As(err, new(*pagejson.RefusedValue)) {
 						return transport.Final(err) // the same answer would be refused again
 					}

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // The specification shows the full paths of memberships and org metrics
@@ -107,7 +106,7 @@ func readAtEitherPath[R any](ctx context.Context, c *Client, req pageRequest, re
 		var again *APIError
 		errors.As(err, &again)
 		also.AlsoURL = again.URL
-		return none, failure.Redacted(&also, c.cfg.Token)
+		return none, &also
 	}
 	var none R
 	return none, err

@@ -54,7 +54,7 @@ func TestErrorsNameSettingsAsValues(t *testing.T) {
 // redacted; worded for the provider, it still names the setting to fix,
 // not Config's field: Word walks the chain, where replacing the redacted
 // text would find nothing to replace.
-func TestWordSurvivesRedaction(t *testing.T) {
+func TestWordNamesTheSettingBesideRedactedServerText(t *testing.T) {
 	t.Parallel()
 	evil := strings.ToLower(testToken) + ".example"
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {

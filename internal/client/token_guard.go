@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
@@ -16,12 +15,12 @@ import (
 // a member's display_name, an e-mail, an id, a custom answer) would put
 // it in Terraform's state, the plan file, `terraform show -json` and any
 // output that uses the record; the provider promises the token is never
-// stored in state. So every record a read keeps is looked at, its decoded
-// values for the token as it is or in base64 or hex, and its raw JSON
-// (include_raw_json) for the token in any spelling the redaction knows
-// (runs of it aside), and one that carries it
-// fails the whole read, naming the record's position and its field, never
-// the value, before anything is handed to Terraform.
+// stored in state. So every record a read keeps is looked at for the
+// token in any of its spellings (redact.Spellings), and one that carries
+// it fails the whole read, naming the record's position and its field,
+// never the value, before anything is handed to Terraform. A token
+// shorter than redact.MinLength is not looked for: it is too short to be
+// a secret, and ordinary values would hold it.
 
 // TokenInRecordError is a read whose records carry the access token.
 type TokenInRecordError struct {
@@ -39,21 +38,38 @@ func (e *TokenInRecordError) Error() string {
 // tokenGuard checks the records of one read pass.
 type tokenGuard[T any] struct {
 	token    string
+	needles  [][]byte // the starts of the token's spellings, each once
 	endpoint string
 	seen     int
 	first    *TokenInRecordError
 }
 
+func newTokenGuard[T any](token, endpoint string) *tokenGuard[T] {
+	g := &tokenGuard[T]{endpoint: endpoint}
+	if len(token) >= redact.MinLength {
+		g.token = token
+		for _, f := range redact.Spellings(token) {
+			if n := []byte(f[:min(len(f), redact.MinRun)]); !slices.ContainsFunc(g.needles, func(m []byte) bool { return bytes.Equal(m, n) }) {
+				g.needles = append(g.needles, n)
+			}
+		}
+	}
+	return g
+}
+
+// See looks at a record's bytes as sent for the start of a spelling of
+// the token; most records hold none, and are not looked into further:
+// walking every field of every record would cost a large read a third of
+// its time.
 func (g *tokenGuard[T]) See(rec *T, raw []byte) {
 	g.seen++
 	if g.token == "" || g.first != nil {
 		return
 	}
-	decoded, rawOnly := mayHoldToken(raw, g.token)
-	if !decoded && !rawOnly {
+	if raw != nil && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
 		return
 	}
-	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.token, "", decoded); ok {
+	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.token, ""); ok {
 		g.first = &TokenInRecordError{Endpoint: g.endpoint, Record: g.seen, Field: field}
 	}
 }
@@ -65,82 +81,21 @@ func (g *tokenGuard[T]) Err() error {
 	return g.first
 }
 
-// mayHoldToken says where a record's bytes as sent may hold the token:
-// in its decoded values only when the bytes hold it as it is, in base64 or
-// hex (redact.Encodings), or hold a backslash (a JSON escape); in its raw
-// JSON, kept as sent, also when they hold a percent sign or an ampersand
-// (the percent and HTML spellings the redaction knows). Most records are
-// neither, and are not looked into: walking every field of every record
-// costs a large read a third of its time.
-func mayHoldToken(raw []byte, token string) (decoded, rawOnly bool) {
-	if raw == nil || bytes.Contains(raw, []byte(token)) || bytes.IndexByte(raw, '\\') >= 0 {
-		return true, false
-	}
-	for _, n := range needlesOf(token) {
-		if bytes.Contains(raw, n) {
-			return true, false
-		}
-	}
-	return false, bytes.IndexByte(raw, '%') >= 0 || bytes.IndexByte(raw, '&') >= 0 // two vector scans: ContainsAny walks byte by byte
-}
-
-// needleLen is how much of each base64 or hex spelling of the token the
-// first look searches a record's bytes for: 12 characters are 6 to 9 bytes
-// of the token, which no record holds by chance, and the spellings that
-// share them are one search.
-const needleLen = 12
-
-// needlesOf are the starts of the token's base64 and hex spellings, each
-// once, cached per token: the guard looks for them in every record.
-func needlesOf(token string) [][]byte {
-	if n, ok := needles.Load(token); ok {
-		return n.([][]byte) //nolint:forcetypeassert // only this function stores, and it stores [][]byte
-	}
-	var out [][]byte
-	for _, e := range redact.Encodings(token) {
-		n := []byte(e[:min(len(e), needleLen)])
-		if !slices.ContainsFunc(out, func(m []byte) bool { return bytes.Equal(m, n) }) {
-			out = append(out, n)
-		}
-	}
-	needles.Store(token, out)
-	return out
-}
-
-var needles sync.Map // token -> [][]byte
-
-// holdsToken reports a decoded value that holds the token as it is, or in
-// base64 or hex: what a module could decode back.
-func holdsToken(s, token string) bool {
-	if strings.Contains(s, token) {
-		return true
-	}
-	for _, e := range redact.Encodings(token) {
-		if strings.Contains(s, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// tokenField finds the first value of v holding token, and names it by
-// its JSON path from prefix. Decoded strings hold the token as it is, or
-// in base64 or hex (decoding took their escapes away); the raw JSON kept of a record (a
-// field tagged "-") may spell the token in any escape, so it is matched as
-// the redaction matches it.
-// With decoded false, only the raw JSON is looked at.
-func tokenField(v reflect.Value, token, prefix string, decoded bool) (string, bool) {
+// tokenField finds the first string of v holding token, and names it by
+// its JSON path from prefix; the raw JSON kept of a record (a field tagged
+// "-") is named "raw JSON".
+func tokenField(v reflect.Value, token, prefix string) (string, bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return "", false
 		}
-		return tokenField(v.Elem(), token, prefix, decoded)
+		return tokenField(v.Elem(), token, prefix)
 	case reflect.String:
-		return prefix, decoded && holdsToken(v.String(), token)
+		return prefix, redact.Holds(v.String(), token)
 	case reflect.Slice:
 		for i := range v.Len() {
-			if f, ok := tokenField(v.Index(i), token, fmt.Sprintf("%s[%d]", prefix, i), decoded); ok {
+			if f, ok := tokenField(v.Index(i), token, fmt.Sprintf("%s[%d]", prefix, i)); ok {
 				return f, true
 			}
 		}
@@ -152,16 +107,13 @@ func tokenField(v reflect.Value, token, prefix string, decoded bool) (string, bo
 				continue
 			}
 			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			if name == "-" {
-				if s := v.Field(i); s.Kind() == reflect.String && redact.Holds(s.String(), redact.Secret{Value: token}) {
-					return joinPath(prefix, "raw JSON"), true
-				}
-				continue
-			}
-			if name == "" {
+			switch name {
+			case "-":
+				name = "raw JSON"
+			case "":
 				name = sf.Name
 			}
-			if f, ok := tokenField(v.Field(i), token, joinPath(prefix, name), decoded); ok {
+			if f, ok := tokenField(v.Field(i), token, joinPath(prefix, name)); ok {
 				return f, true
 			}
 		}

@@ -196,7 +196,6 @@ func (f *frameworkDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 // server.go) and hands a read here only when the provider has no client;
 // the bare framework server of the tests uses it for every read.
 func (f *frameworkDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	defer func() { resp.Diagnostics = f.data.scrubFramework(resp.Diagnostics) }()
 	state, _, err := f.def.readChecked(ctx, f.data.clientOrNil(), req.Config.Raw, f.provider.resultLimit)
 	if err != nil {
 		if fail := f.def.failure(err); fail.attr != "" {

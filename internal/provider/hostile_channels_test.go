@@ -3,8 +3,9 @@ package provider
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
-	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -22,45 +23,20 @@ import (
 // hostileToken is the token hostile servers echo back.
 const hostileToken = "tok/SECRET+9x7q"
 
-// tokenSpellings are the ways the servers below echo it: every one must be
-// gone from every channel.
+// tokenSpellings are the ways the servers below echo it (those
+// redact.Spellings lists): every one must be gone from every channel.
 var tokenSpellings = map[string]string{
-	"raw":                hostileToken,
-	"percent-encoded":    url.QueryEscape(hostileToken),
-	"every byte %XX":     everyBytePercent(hostileToken),
-	"\\u-escaped":        everyRuneEscaped(hostileToken),
-	"\\u, Go-quoted":     strings.ReplaceAll(everyRuneEscaped(hostileToken), `\`, `\\`),
-	"HTML entities":      everyRuneEntity(hostileToken),
-	"HTML named escapes": html.EscapeString(hostileToken + `"<'&`),
-}
-
-func everyBytePercent(s string) string {
-	var b strings.Builder
-	for i := range len(s) {
-		fmt.Fprintf(&b, "%%%02X", s[i])
-	}
-	return b.String()
-}
-
-func everyRuneEscaped(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		fmt.Fprintf(&b, `\u%04x`, r)
-	}
-	return b.String()
-}
-
-func everyRuneEntity(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		fmt.Fprintf(&b, "&#x%x;", r)
-	}
-	return b.String()
+	"raw":                   hostileToken,
+	"percent-encoded":       url.QueryEscape(hostileToken),
+	"percent-encoded twice": url.QueryEscape(url.QueryEscape(hostileToken)),
+	"JSON-escaped":          strings.ReplaceAll(hostileToken, "/", `\/`),
+	"base64":                base64.StdEncoding.EncodeToString([]byte(hostileToken)),
+	"hex":                   hex.EncodeToString([]byte(hostileToken)),
 }
 
 // A hostile server echoes the token in every spelling, on every channel a
 // message can leave the provider by: the diagnostic (an error built from
-// Go's own quoted error, from a body excerpt), and the DEBUG and TRACE logs
+// Go's own quoted error, from an error body), and the DEBUG and TRACE logs
 // (the URL of a same-origin redirect whose query holds it, the retries
 // after it). On both read paths, the token is in none of them, in any
 // spelling; and no URL in them has a query.
@@ -79,11 +55,18 @@ func TestHostileServerCannotLeakTheTokenOnAnyChannel(t *testing.T) {
 				w.WriteHeader(http.StatusServiceUnavailable)
 			}
 		},
-		// An error page that quotes the token.
-		"500 body excerpt": func(spelled string) http.HandlerFunc {
+		// An error page that quotes the token, and a JSON error whose
+		// message does.
+		"500 HTML body": func(spelled string) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(http.StatusInternalServerError)
 				fmt.Fprintf(w, "<html><body>bad token %s for %s</body></html>", spelled, spelled)
+			}
+		},
+		"500 JSON message": func(spelled string) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusInternalServerError)
+				fmt.Fprintf(w, `{"message":"bad token %s for %s"}`, spelled, spelled)
 			}
 		},
 		// A Content-Length that is the token: net/http's own error quotes
@@ -168,4 +151,34 @@ func unquoteAll(s string) string {
 		return u
 	}
 	return strings.ReplaceAll(s, `\\`, `\`)
+}
+
+// The provider's own words are never passed through redaction: a token
+// that is one of them (here the setting's own name) leaves the message
+// that names the setting whole, on both read paths. Before, a wrong token
+// "test-token" made it "the access [redacted] was refused; check
+// access_[redacted]".
+func TestOwnWordsAreNotRedacted(t *testing.T) {
+	t.Parallel()
+	const token = "access_token"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(srv.Close)
+	for path, s := range map[string]tfprotov6.ProviderServer{"fast": NewServer(context.Background(), "test")(), "framework": providerserver.NewProtocol6(newProvider("test"))()} {
+		conf, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+			"base_url":     tftypes.NewValue(tftypes.String, srv.URL),
+			"access_token": tftypes.NewValue(tftypes.String, token),
+		})})
+		if err != nil || len(conf.Diagnostics) > 0 {
+			t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+		}
+		resp, err := s.ReadDataSource(context.Background(), readRequest(t, groupsDef, false))
+		if err != nil || len(resp.Diagnostics) == 0 {
+			t.Fatalf("%s path: %v, %v: want the 401 to fail the read", path, err, resp.Diagnostics)
+		}
+		if d := resp.Diagnostics[0].Detail; !strings.Contains(d, "the access token was refused; check access_token (or JOINIT_ACCESS_TOKEN)") {
+			t.Errorf("%s path: %s", path, d)
+		}
+	}
 }

@@ -41,9 +41,6 @@ type providerData struct {
 	client *client.Client
 	// strictFilters makes a filter that keeps nothing an error (strict_filters).
 	strictFilters bool
-	// scrub removes the token, in every spelling, from text sent to
-	// Terraform (scrub.go).
-	scrub func(string) string
 }
 
 // strict reports strict_filters; false before (or without) Configure.

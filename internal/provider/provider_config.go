@@ -62,7 +62,7 @@ func configure(ctx context.Context, version string, limit int64, req provider.Co
 		"max_retry_wait": conf.client.MaxRetryWait.String(), "organization_id": conf.client.OrganizationID,
 		"max_result_values": conf.client.MaxValues,
 	})
-	return &providerData{client: c, strictFilters: conf.strict, scrub: client.Scrubber(token)}
+	return &providerData{client: c, strictFilters: conf.strict}
 }
 
 // settingValue is a setting's value: the attribute's when set, else its

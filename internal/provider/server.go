@@ -70,15 +70,6 @@ type server struct {
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	resp, err := s.readDataSource(ctx, req)
-	if resp != nil {
-		s.provider.data().scrubProtocol(resp.Diagnostics)
-	}
-	return resp, err
-}
-
-// readDataSource is ReadDataSource before its diagnostics are scrubbed.
-func (s *server) readDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	// terraform-plugin-go's gRPC layer also cancels requests on
 	// StopProvider, but not on the interrupt; this makes the promise here,
 	// for both read paths, whatever serves us.

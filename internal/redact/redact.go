@@ -1,23 +1,27 @@
-// Package redact keeps secrets out of text that came from a server: body
-// excerpts and error messages. It is the one place that does so, for the
-// client (the access token) and joinit-token (the client secret and the
-// authorization code).
+// Package redact keeps secrets out of text that came from a server: the
+// message of an error body, a URL a server redirected to, a value quoted
+// in an error. It is the one place that does so, for the client (the
+// access token) and joinit-token (the client secret and the authorization
+// code). Only server text passes it, before it is placed in a message:
+// the provider's own words never do.
 //
-// A server may echo what it was sent, and not always as it was sent: JSON
-// escapes it (`\/`, `\u002f`), URLs percent-encode it in either case (or,
-// for a character of Latin-1, as its one Latin-1 byte: %E9 for é), forms
-// turn spaces into '+', HTML pages write entities (`&amp;`, `&#x27;`,
-// `&#112;`), a Location header may carry raw Latin-1 bytes, and Go's own
-// errors quote text they saw, doubling its backslashes (`\\u0070`). Text
-// therefore matches a secret spelled in any mix of these encodings, and it redacts before it cuts, so a secret can never
-// be cut into a piece that no longer matches. A secret already cut off at
-// the end of the text it is given (a capped read) is redacted too, once
-// minPartial of its bytes are there. Whole encodings of a secret (base64,
-// hex, percent-encoding applied twice) and any long run of it are removed
-// too (encoded.go).
+// A server may echo what it was sent, and not always as it was sent. The
+// spellings looked for are a fixed list (Spellings): the secret as it is,
+// JSON-escaped, percent-encoded once or twice, base64 and hex, each also
+// as Go quotes it; and any run of the secret of MinRun characters or more,
+// for a server that echoes a piece of it. Secrets shorter than MinLength
+// are not looked for: they are too short to be secrets, and removing them
+// would garble ordinary words.
 package redact
 
 import (
+	"cmp"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,11 +30,11 @@ import (
 // DefaultLabel replaces a secret whose Label is empty.
 const DefaultLabel = "[redacted]"
 
-// minPartial is how many leading bytes of a secret, cut off at the end of
-// the text, are enough to redact them. Fewer are kept: redacting every
-// trailing letter that happens to start a secret would garble messages for
-// nothing an attacker could use.
-const minPartial = 4
+// MinLength is the length from which a secret is looked for.
+const MinLength = 8
+
+// MinRun is the shortest run of a secret removed on its own.
+const MinRun = 12
 
 // Secret is a value to keep out of text, and what replaces it.
 type Secret struct {
@@ -38,29 +42,13 @@ type Secret struct {
 	Label string // "" means DefaultLabel
 }
 
-// Text returns s with every secret removed, control characters and runs of
-// white space turned into one space, and, when limit > 0, cut to at most
-// limit runes followed by "…". Secrets with an empty Value are ignored.
+// Text returns s with every spelling of every secret replaced by its
+// label, control characters and runs of white space turned into one
+// space, and, when limit > 0, cut to at most limit runes followed by "…".
+// Secrets are removed before the text is cut, so none is cut into a piece
+// that no longer matches.
 func Text(s string, limit int, secrets ...Secret) string {
-	live := liveSecrets(secrets)
-	longest := 0
-	for _, sec := range live {
-		longest = max(longest, len(sec.Value))
-	}
-	partial := minPartial
-	if limit > 0 {
-		// Only the start can reach the output: limit runes of up to 4 bytes,
-		// and a secret beginning before the cut in its widest spelling
-		// (\u0025XX, 8 bytes a byte). White space collapsed below may bring
-		// text from near the cut into the output, so a secret cut here is
-		// caught from its first byte.
-		if window := 4*limit + 8*longest + 16; len(s) > window {
-			s, partial = s[:window], 1
-		}
-	}
-	// Secrets are matched in the text as the server sent it, before white
-	// space is collapsed: a secret may hold spaces or tabs of its own.
-	s = strings.TrimSpace(printable(remove(s, live, partial)))
+	s = strings.TrimSpace(printable(remove(s, secrets)))
 	if limit > 0 {
 		s = cut(s, limit)
 	}
@@ -68,53 +56,115 @@ func Text(s string, limit int, secrets ...Secret) string {
 }
 
 // Secrets returns s with every spelling of every secret replaced by its
-// label, and nothing else changed: for text that is already the provider's
-// own (an error message, a log field), where white space and length are
-// not the server's to decide.
-func Secrets(s string, secrets ...Secret) string {
-	return remove(s, liveSecrets(secrets), minPartial)
+// label, and nothing else changed: for a value shown as it was sent.
+func Secrets(s string, secrets ...Secret) string { return remove(s, secrets) }
+
+// Holds reports whether s holds secret in one of its spellings, whole.
+func Holds(s, secret string) bool {
+	return len(secret) >= MinLength && slices.ContainsFunc(Spellings(secret), func(f string) bool { return strings.Contains(s, f) })
 }
 
-// liveSecrets are the secrets with a value, each with its label.
-func liveSecrets(secrets []Secret) []Secret {
-	live := make([]Secret, 0, len(secrets))
+// Spellings are the whole spellings of secret looked for, each once,
+// longest first.
+func Spellings(secret string) []string {
+	b := []byte(secret)
+	quoted, _ := json.Marshal(secret)
+	jsonEscaped := string(quoted[1 : len(quoted)-1])
+	forms := []string{
+		secret, jsonEscaped, strings.ReplaceAll(jsonEscaped, "/", `\/`),
+		url.QueryEscape(secret), url.PathEscape(secret), url.QueryEscape(url.QueryEscape(secret)),
+		base64.StdEncoding.EncodeToString(b), base64.URLEncoding.EncodeToString(b),
+		base64.RawStdEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b),
+		hex.EncodeToString(b), strings.ToUpper(hex.EncodeToString(b)),
+	}
+	for _, f := range forms[3:6] {
+		forms = append(forms, lowerEscapes(f)) // %2f as well as %2F
+	}
+	for _, f := range slices.Clone(forms) {
+		q := strconv.Quote(f) // Go's errors quote what they saw
+		forms = append(forms, q[1:len(q)-1])
+	}
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return slices.Compact(forms)
+}
+
+// lowerEscapes writes the hex digits of s's percent escapes in lower case.
+func lowerEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lower(b[i+1]), lower(b[i+2])
+		}
+	}
+	return string(b)
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// remove replaces every spelling of every secret in s, and every run of a
+// secret of MinRun characters or more, with the secret's label.
+func remove(s string, secrets []Secret) string {
+	label := make([]string, len(s)) // the label over each byte to remove
 	for _, sec := range secrets {
-		if sec.Value == "" {
+		if len(sec.Value) < MinLength {
 			continue
 		}
-		if sec.Label == "" {
-			sec.Label = DefaultLabel
+		l := cmp.Or(sec.Label, DefaultLabel)
+		for _, f := range Spellings(sec.Value) {
+			mark(s, f, l, label)
 		}
-		live = append(live, sec)
+		for i := 0; i+MinRun <= len(sec.Value); i++ {
+			mark(s, sec.Value[i:i+MinRun], l, label) // overlapping runs cover a longer one whole
+		}
 	}
-	return live
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if label[i] == "" {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteString(label[i])
+		for i+1 < len(s) && label[i+1] == label[i] {
+			i++
+		}
+	}
+	return b.String()
+}
+
+// mark sets l over every occurrence of f in s.
+func mark(s, f, l string, label []string) {
+	for at := 0; ; {
+		i := strings.Index(s[at:], f)
+		if i < 0 {
+			return
+		}
+		for j := at + i; j < at+i+len(f); j++ {
+			label[j] = l
+		}
+		at += i + 1
+	}
 }
 
 // printable turns each control character, invalid byte or other
-// unprintable rune into a space, and each run of white space into one. A
-// rune cut off at the end is dropped, so that a secret cut there still
-// ends the text, where it is caught.
+// unprintable rune into a space, and each run of white space into one.
 func printable(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && !utf8.FullRuneInString(s[i:]) {
-			break
-		}
-		i += size
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			r = ' '
-		}
-		if unicode.IsSpace(r) {
-			if space {
-				continue
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r) {
+			if !space {
+				b.WriteByte(' ')
 			}
-			space, r = true, ' '
-		} else {
-			space = false
+			space = true
+			continue
 		}
+		space = false
 		b.WriteRune(r)
 	}
 	return b.String()
@@ -131,44 +181,3 @@ func cut(s string, limit int) string {
 	}
 	return s
 }
-
-// remove replaces each spelling of each secret in s with its label; a
-// secret cut off at the end is replaced once partial of its bytes are there.
-func remove(s string, secrets []Secret, partial int) string {
-	if len(secrets) == 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if n, label := matchAt(s[i:], secrets, partial); n > 0 {
-			b.WriteString(label)
-			i += n
-			continue
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return removeEncoded(b.String(), secrets)
-}
-
-// matchAt returns how many bytes at the start of s spell a secret (the
-// longest match), and its label; 0 if none does.
-func matchAt(s string, secrets []Secret, partial int) (int, string) {
-	best, label := 0, ""
-	for _, sec := range secrets {
-		used, spelled, ended := spell(s, sec.Value)
-		whole := spelled == len(sec.Value)
-		cutOff := ended && spelled >= min(partial, len(sec.Value))
-		if (whole || cutOff) && used > best {
-			best, label = used, sec.Label
-		}
-	}
-	return best, label
-}
-
-// htmlEntities are the named entities a page may write a secret's
-// characters with.
-var htmlEntities = map[string]rune{"amp": '&', "quot": '"', "apos": '\'', "lt": '<', "gt": '>', "nbsp": '\u00a0', "sol": '/', "plus": '+', "percnt": '%'}
-
-// maxEntity bounds an entity's length: "&#x10FFFF;" and "&percnt;".
-const maxEntity = 10

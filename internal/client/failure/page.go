@@ -42,37 +42,29 @@ var ErrNotAdvancing = errors.New("the server is not advancing through pages")
 // different records, again and again, within one run.
 var ErrInconsistentAnswers = errors.New("the server gave different answers to the same request")
 
-// Redacted returns err with every spelling of secret removed from its
-// message (package redact): errors about a page repeat what the server
-// sent (a body that is not JSON, a field name, a redirect's host), and a
-// hostile server may send the token back. The chain is kept, for errors.Is,
-// errors.As and Word.
+// Redacted returns err, an error whose text is the server's (a Go error
+// quoting what it saw, a decoding error), with secret removed from its
+// message (package redact), before it is placed in a message of the
+// client's. The chain is kept, for errors.Is and errors.As.
 func Redacted(err error, secret string) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	clean := redact.Text(msg, 0, redact.Secret{Value: secret})
-	if clean == msg {
-		return err
+	if clean := redact.Text(msg, 0, redact.Secret{Value: secret}); clean != msg {
+		return &redactedError{err: err, msg: clean}
 	}
-	return &redactedError{err: err, secret: secret, msg: clean}
+	return err
 }
 
 // redactedError is an error whose message had a secret removed.
 type redactedError struct {
-	err    error
-	secret string
-	msg    string
+	err error
+	msg string
 }
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
-
-// WordWith words the error it wraps, then redacts that text the same way.
-func (e *redactedError) WordWith(name Namer) string {
-	return redact.Text(Word(e.err, name), 0, redact.Secret{Value: e.secret})
-}
 
 // APIError is a response the API answered with a non-success status.
 type APIError struct {
@@ -83,9 +75,9 @@ type APIError struct {
 	Elapsed  time.Duration // from the first attempt to the last answer
 	// URL is the URL of the last attempt, as scheme://host/path.
 	URL string
-	// Excerpt is a short, sanitized piece of the body: printable text only,
-	// with anything resembling the token removed.
-	Excerpt string
+	// Message is the message or error string of a JSON body, redacted and
+	// cut short; "" when the body is not JSON or has neither.
+	Message string
 	// AlsoURL is the other path asked for page 1 of an endpoint whose
 	// default path answered 404, when it answered 404 too.
 	AlsoURL string
@@ -119,8 +111,8 @@ func (e *APIError) WordWith(name Namer) string {
 	case e.Status >= 500:
 		b.WriteString(": the server failed, and retries were used up")
 	}
-	if e.Excerpt != "" {
-		fmt.Fprintf(&b, " (body: %q)", e.Excerpt)
+	if e.Message != "" {
+		fmt.Fprintf(&b, " (the API said: %q)", e.Message)
 	}
 	return b.String()
 }

@@ -3,8 +3,7 @@
 // skips every member it does not name, and the repair of text that is not
 // valid Unicode. It is pure: no I/O, no logging, no secrets. What it cannot
 // decode it reports by JSON field and type, never by Go type, and it never
-// puts the body's bytes in an error (NotJSONError keeps them apart, for a
-// caller that knows the token to redact before quoting them).
+// puts the body's bytes in an error.
 //
 // It may import nothing of this project: the paging rules, the transport
 // and the client all decode through it.
@@ -129,22 +128,15 @@ func ExpectStart(b []byte, want byte) error {
 	}
 	kind := map[byte]string{'[': "a JSON array", '{': "a JSON object"}[want]
 	if !jsontext.Value(t).IsValid() {
-		return &NotJSONError{Want: kind, Start: string(t[:min(len(t), notJSONKept)])}
+		return &NotJSONError{Want: kind}
 	}
 	return fmt.Errorf("expected %s, got %s", kind, jsonKind(t[0]))
 }
 
-// notJSONKept is how much of a body that is not JSON its error keeps: the
-// excerpt shown is far shorter, but the token is removed before the excerpt
-// is cut, so a token starting within it must be kept whole.
-const notJSONKept = 4096
-
 // NotJSONError is a body that is not JSON (a maintenance page, say). Its
-// message does not quote the body: Start, the body's first bytes, is for a
-// caller that knows the secrets to redact before it quotes them.
+// message does not quote the body.
 type NotJSONError struct {
-	Want  string // "a JSON array"
-	Start string // the body's first bytes, as sent
+	Want string // "a JSON array"
 }
 
 func (e *NotJSONError) Error() string {

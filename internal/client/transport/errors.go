@@ -1,9 +1,9 @@
 package transport
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -70,14 +70,26 @@ func (e *bodyTooLargeError) Error() string {
 	return fmt.Sprintf("the response body is larger than %d bytes", e.limit)
 }
 
-const excerptLimit = 200
+// apiMessageLimit is how many characters of what the API said an error
+// shows.
+const apiMessageLimit = 120
 
-// sanitizeExcerpt keeps a short, printable piece of a body for an error
-// message. The token is removed first, in every spelling a server may echo
-// it in (package redact), and only then is the text cut, so no piece of it
-// survives the cut.
-func sanitizeExcerpt(body []byte, token string) string {
-	return redact.Text(string(body), excerptLimit, redact.Secret{Value: token})
+// apiMessage is the "message", else the "error", string of a JSON error
+// body, with the token removed and cut short: what the API said, in its
+// words. Any other body gives "": a page of HTML or plain text is not
+// quoted.
+func apiMessage(body []byte, token string) string {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(body, &members) != nil {
+		return ""
+	}
+	for _, name := range []string{"message", "error"} {
+		var said string
+		if json.Unmarshal(members[name], &said) == nil && said != "" {
+			return redact.Text(said, apiMessageLimit, redact.Secret{Value: token})
+		}
+	}
+	return ""
 }
 
 // requestFailed is the error of a request that never got an answer: how
@@ -97,23 +109,17 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
 }
 
-// requestURL is the URL a response answered, as scheme://host/path: the
-// path a user needs to fix a wrong endpoint_paths, never the query (a
-// redirect a server chose may have put anything there) nor userinfo.
-func requestURL(req *http.Request) string {
-	if req == nil || req.URL == nil {
+// shownURL is u as scheme://host/path, for errors and logs: the path a
+// user needs to fix a wrong endpoint_paths, never the query nor userinfo.
+// A server that redirected chose it, so it is redacted like server text.
+func (t *Transport) shownURL(u *url.URL) string {
+	if u == nil {
 		return ""
 	}
-	return withoutQuery(req.URL)
-}
-
-// withoutQuery is u as scheme://host/path, for errors and logs: queries
-// never appear in either.
-func withoutQuery(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = "", false, "", ""
-	return c.String()
+	return redact.Text(c.String(), 0, redact.Secret{Value: t.cfg.Token})
 }
 
 // scrubURLError drops the *url.Error wrapper's repetition of the URL while

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // Origin is scheme://host[:port], the unit a token is bound to, and how
@@ -31,13 +32,14 @@ func (t *originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // sameOriginRedirects refuses redirects to another origin: following them
-// could hand the token to a host the user never configured.
-func sameOriginRedirects(req *http.Request, via []*http.Request) error {
+// could hand the token to a host the user never configured. The origin a
+// server chose is redacted like any server text.
+func (t *Transport) sameOriginRedirects(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errTooManyRedirects
 	}
 	if Origin(req.URL) != Origin(via[0].URL) {
-		return &RedirectError{To: Origin(req.URL)}
+		return &RedirectError{To: redact.Text(Origin(req.URL), 0, redact.Secret{Value: t.cfg.Token})}
 	}
 	return nil
 }

@@ -82,7 +82,7 @@ func (t *Transport) backoff(a *attempts, minWait, maxWait time.Duration, attempt
 	// A retry not charged is not a failure of this request.
 	wait := exponentialJitter(minWait, maxWait, max(a.chargedRetries()-1, 0))
 	t.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", a.fields(map[string]any{
-		"url": withoutQuery(resp.Request.URL), "status": resp.StatusCode, "wait": wait.String(),
+		"url": t.shownURL(resp.Request.URL), "status": resp.StatusCode, "wait": wait.String(),
 	}))
 	return wait
 }

@@ -37,7 +37,7 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 			break // no pause, or none begun while this one was waited out
 		}
 		t.cfg.Logger.Debug(req.Context(), "waited for the server's Retry-After before sending", a.fields(map[string]any{
-			"url": withoutQuery(req.URL), "waited": waited.String(),
+			"url": t.shownURL(req.URL), "waited": waited.String(),
 		}))
 	}
 	t.trace(a, TraceSent)
@@ -72,7 +72,7 @@ func (t *Transport) pauseFor(a *attempts, req *http.Request, resp *http.Response
 		msg = "server asked to wait (Retry-After); pausing all requests"
 	}
 	t.cfg.Logger.Debug(req.Context(), msg, a.fields(map[string]any{
-		"url": withoutQuery(req.URL), "status": resp.StatusCode, "wait": wait.String(),
+		"url": t.shownURL(req.URL), "status": resp.StatusCode, "wait": wait.String(),
 	}))
 }
 

@@ -187,36 +187,41 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 			})
 			return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "rate limited", Err: err}
 		}
-		return failure.Redacted(t.requestFailed(r, a, scrubURLError(err)), t.cfg.Token)
+		return t.requestFailed(r, a, failure.Redacted(scrubURLError(err), t.cfg.Token))
 	}
 	fields := map[string]any{
-		"method": req.Method, "url": withoutQuery(req.URL),
+		"method": req.Method, "url": t.shownURL(req.URL),
 		"endpoint": r.Endpoint, "page": r.Page, "status": resp.StatusCode,
 		"duration": time.Since(start).String(),
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		// Retries are used up or the status is final; the handler left the body.
-		excerpt := ""
-		// A server refusing the token is the likeliest to echo it, and its
-		// body says nothing the status does not: it gets no excerpt.
-		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-			body, _ := readCapped(resp.Body, 4096)
-			excerpt = sanitizeExcerpt(body, t.cfg.Token)
-		}
-		resp.Body.Close()
 		t.cfg.Logger.Warn(ctx, "API request failed", fields)
-		// The URL is the final one, after same-origin redirects a server
-		// chose: it is redacted like any server text.
-		return failure.Redacted(&failure.APIError{
-			Endpoint: r.Endpoint, Page: r.Page, Status: resp.StatusCode,
-			Attempts: a.sent(), Elapsed: time.Since(a.start),
-			URL: requestURL(resp.Request), Excerpt: excerpt,
-		}, t.cfg.Token)
+		return t.refused(r, a, resp)
 	}
 	resp.Body.Close()
 	fields["bytes"] = size
 	t.cfg.Logger.Debug(ctx, "fetched page", fields)
 	return nil
+}
+
+// refused is the error of a request the API answered with a status other
+// than 2xx: the status, the final URL (after the same-origin redirects a
+// server chose), and what the API said in a JSON body (apiMessage), never
+// the body itself. A server refusing the token is the likeliest to echo
+// it, and its body says nothing the status does not: it is not read.
+func (t *Transport) refused(r Request, a *attempts, resp *http.Response) error {
+	defer resp.Body.Close()
+	said := ""
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		body, _ := readCapped(resp.Body, 4096)
+		said = apiMessage(body, t.cfg.Token)
+	}
+	return &failure.APIError{
+		Endpoint: r.Endpoint, Page: r.Page, Status: resp.StatusCode,
+		Attempts: a.sent(), Elapsed: time.Since(a.start),
+		URL: t.shownURL(resp.Request.URL), Message: said,
+	}
 }
 
 // retrying is the retryablehttp client of one request: its hooks are
@@ -225,7 +230,7 @@ func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
 	return &retryablehttp.Client{
 		HTTPClient: &http.Client{
 			Transport:     t.stack(a), // attemptTimeout bounds each attempt
-			CheckRedirect: sameOriginRedirects,
+			CheckRedirect: t.sameOriginRedirects,
 		},
 		// policy charges retries against MaxRetries itself: a request
 		// refused for the rate while other requests of the client get
@@ -264,7 +269,7 @@ func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
 		return
 	}
 	t.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
-		"method": req.Method, "url": withoutQuery(req.URL), "attempt": attempt + 1,
+		"method": req.Method, "url": t.shownURL(req.URL), "attempt": attempt + 1,
 	}))
 }
 

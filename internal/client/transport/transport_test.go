@@ -10,21 +10,25 @@ import (
 	"testing"
 )
 
-func TestSanitizeExcerpt(t *testing.T) {
+// An error shows what the API said in a JSON body, its "message" or else
+// its "error", with the token removed and cut short; any other body,
+// nothing of it.
+func TestAPIMessage(t *testing.T) {
 	t.Parallel()
-	got := sanitizeExcerpt([]byte("line one\n\n\tline\x00two "+testToken+" \xff end"), testToken)
-	if got != "line one line two [redacted] end" {
-		t.Fatalf("sanitizeExcerpt = %q", got)
+	for body, want := range map[string]string{
+		`{"message":"line one\n\tline two ` + testToken + ` end","error":"x"}`: "line one line two [redacted] end",
+		`{"error":"bad ` + url.QueryEscape(testToken) + `"}`:                   "bad [redacted]",
+		`{"error":{"message":"nested"}}`:                                       "",
+		`<html>maintenance ` + testToken + `</html>`:                           "",
+		`"a bare string"`: "",
+	} {
+		if got := apiMessage([]byte(body), testToken); got != want {
+			t.Errorf("apiMessage(%s) = %q, want %q", body, got, want)
+		}
 	}
-	long := sanitizeExcerpt([]byte(strings.Repeat("a", 5000)), "")
-	if n := len([]rune(long)); n > excerptLimit+1 || !strings.HasSuffix(long, "…") {
-		t.Fatalf("long excerpt not cut: %d runes", n)
-	}
-	// A token split by the 800-byte cut is cut with it; nothing of it
-	// beyond the cut survives, and a whole one is always removed.
-	body := strings.Repeat("x", 10) + testToken + strings.Repeat(" y", 100)
-	if s := sanitizeExcerpt([]byte(body), testToken); strings.Contains(s, testToken) {
-		t.Fatalf("token survived: %q", s)
+	long := apiMessage([]byte(`{"message":"`+strings.Repeat("a", 5000)+`"}`), testToken)
+	if n := len([]rune(long)); n != apiMessageLimit+1 || !strings.HasSuffix(long, "…") {
+		t.Fatalf("a long message is not cut: %d runes", n)
 	}
 }
 
