@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
@@ -248,7 +249,7 @@ func TestDifferentAnswersEveryTimeFail(t *testing.T) {
 		t.Fatal("partial result")
 	}
 	requirePageError(t, err, "memberships", 2)
-	if !errors.Is(err, ErrInconsistentAnswers) || !strings.Contains(err.Error(), "different answers") {
+	if !errors.Is(err, failure.ErrInconsistentAnswers) || !strings.Contains(err.Error(), "different answers") {
 		t.Fatalf("error %v does not say the server gave different answers", err)
 	}
 }

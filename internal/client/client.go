@@ -101,35 +101,21 @@ func rootCAs(pem []byte) (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// The names the provider and the commands use, from the packages that
-// define them.
+// The names of the packages below that the provider and the commands use.
 type (
 	// Setting is a part of Config an error concerns.
 	Setting = failure.Setting
-	// Namer words a setting for the person who configures the client.
-	Namer = failure.Namer
-	// PageError is a page the client could not use.
-	PageError = failure.PageError
-	// APIError is a response the API answered with a non-success status.
-	APIError = failure.APIError
-	// ConnectionError is a request that could not reach the API at all.
-	ConnectionError = transport.ConnectionError
-	// RetryWaitError is a Retry-After longer than Config.MaxRetryWait.
-	RetryWaitError = transport.RetryWaitError
-	// BudgetError is a read that held more than Config.MaxValues values
-	// or more text than Config.MaxBytes, a record of more than
-	// MaxRecordValues values, or a page of more records than the budget.
+	// BudgetError is a read that passed one of its bounds (Config.MaxValues,
+	// Config.MaxBytes, MaxRecordValues, a page of more records than the
+	// budget).
 	BudgetError = failure.BudgetError
-	// Bound names the bound a BudgetError passed.
-	Bound = failure.Bound
 	// TraceEvent is one moment in the life of a page request.
 	TraceEvent = transport.TraceEvent
 	// TraceMoment names a moment of a page request.
 	TraceMoment = transport.TraceMoment
 )
 
-// The settings errors name, the marks errors carry, and the moments of a
-// trace.
+// The settings errors name.
 var (
 	SettingBaseURL        = failure.SettingBaseURL
 	SettingToken          = failure.SettingToken
@@ -140,20 +126,13 @@ var (
 	SettingTimeout        = failure.SettingTimeout
 	SettingCACerts        = failure.SettingCACerts
 	SettingMaxValues      = failure.SettingMaxValues
-
-	ErrNotAdvancing        = failure.ErrNotAdvancing
-	ErrInconsistentAnswers = failure.ErrInconsistentAnswers
 )
 
-// The bounds a BudgetError names.
+// The bounds a BudgetError names, and the moments of a trace.
 const (
 	OverValues = failure.OverValues
-	OverBytes  = failure.OverBytes
-	OverRecord = failure.OverRecord
 	OverPage   = failure.OverPage
-)
 
-const (
 	TraceQueued   = transport.TraceQueued
 	TraceSent     = transport.TraceSent
 	TraceAnswered = transport.TraceAnswered
@@ -170,4 +149,4 @@ func ConfigNames(s Setting) string { return failure.ConfigNames(s) }
 
 // Word returns err's message with every setting it names worded by name,
 // wherever in the chain the error that names it stands.
-func Word(err error, name Namer) string { return failure.Word(err, name) }
+func Word(err error, name failure.Namer) string { return failure.Word(err, name) }

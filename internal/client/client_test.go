@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
-
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -75,7 +74,7 @@ func TestWrongTokenIs401WithoutTheToken(t *testing.T) {
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
 	ae := requireAPIError(t, err, http.StatusUnauthorized)
 	if ae.Endpoint != "memberships" || ae.Page != 1 {
-		t.Fatalf("APIError names %s page %d", ae.Endpoint, ae.Page)
+		t.Fatalf("failure.APIError names %s page %d", ae.Endpoint, ae.Page)
 	}
 	if !strings.Contains(err.Error(), "token was refused") {
 		t.Fatalf("message does not say the token was refused: %v", err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 )
 
@@ -89,7 +90,7 @@ type Config struct {
 	RetryWaitMin, RetryWaitMax time.Duration
 	// MaxRetryWait is the longest the client waits before a retry. A server
 	// that asks for a longer wait (Retry-After) fails the read at once with
-	// a *RetryWaitError; backoff waits are capped at it.
+	// a *transport.RetryWaitError; backoff waits are capped at it.
 	MaxRetryWait time.Duration
 
 	// network replaces the connections in the client's own tests (an
@@ -255,6 +256,6 @@ type urlAsPathError struct{ endpoint, path string }
 func (e *urlAsPathError) Error() string { return e.WordWith(ConfigNames) }
 
 // WordWith words the base URL setting.
-func (e *urlAsPathError) WordWith(name Namer) string {
+func (e *urlAsPathError) WordWith(name failure.Namer) string {
 	return fmt.Sprintf("the %s endpoint path %q must be a path, not a URL: set %s for the host", e.endpoint, e.path, name(SettingBaseURL))
 }

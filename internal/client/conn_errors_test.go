@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -27,9 +28,9 @@ func TestRefusedConnectionNamesBaseURL(t *testing.T) {
 	if !want.MatchString(err.Error()) {
 		t.Fatalf("message:\n%s\nwant it to match\n%s", err, want)
 	}
-	var ce *ConnectionError
+	var ce *transport.ConnectionError
 	if !errors.As(err, &ce) {
-		t.Fatalf("%T is not a ConnectionError", err)
+		t.Fatalf("%T is not a transport.ConnectionError", err)
 	}
 }
 
@@ -96,7 +97,7 @@ func TestHostThatDoesNotResolveFailsAtOnce(t *testing.T) {
 		dials := 0
 		c := newClient(t, Config{BaseURL: "https://api.example.invalid", MaxRetries: 3, network: dnsFailure{temporary: temporary, dials: &dials}})
 		_, err := c.Groups(context.Background(), ListOptions{})
-		var ce *ConnectionError
+		var ce *transport.ConnectionError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "does not resolve; check Config.BaseURL") {
 			t.Fatalf("temporary=%v: %v", temporary, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -82,8 +83,8 @@ func TestQueuedRequestIsNotTimedOut(t *testing.T) {
 // endpoint that answered earlier ones is not a wrong path.
 func TestNotFoundOnALaterPageDoesNotBlameThePath(t *testing.T) {
 	t.Parallel()
-	first := (&APIError{Endpoint: "memberships", Page: 1, Status: 404, URL: "https://api.example.com/m?page=1"}).Error()
-	later := (&APIError{Endpoint: "memberships", Page: 3, Status: 404, URL: "https://api.example.com/m?page=3"}).Error()
+	first := (&failure.APIError{Endpoint: "memberships", Page: 1, Status: 404, URL: "https://api.example.com/m?page=1"}).Error()
+	later := (&failure.APIError{Endpoint: "memberships", Page: 3, Status: 404, URL: "https://api.example.com/m?page=3"}).Error()
 	if !strings.Contains(first, "Config.Paths[memberships]") {
 		t.Errorf("page 1: %s", first)
 	}

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
-
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // testToken is the token of the hand-written test servers. It is unusual
@@ -194,15 +194,15 @@ func equalIDs(t testing.TB, what string, got, want []string) {
 	}
 }
 
-// requirePageError checks err is a *PageError for endpoint and page.
-func requirePageError(t testing.TB, err error, endpoint string, page int) *PageError {
+// requirePageError checks err is a *failure.PageError for endpoint and page.
+func requirePageError(t testing.TB, err error, endpoint string, page int) *failure.PageError {
 	t.Helper()
-	var pe *PageError
+	var pe *failure.PageError
 	if !errors.As(err, &pe) {
-		t.Fatalf("error %v (%T) is not a *PageError", err, err)
+		t.Fatalf("error %v (%T) is not a *failure.PageError", err, err)
 	}
 	if pe.Endpoint != endpoint || pe.Page != page {
-		t.Fatalf("PageError names %s page %d, want %s page %d: %v", pe.Endpoint, pe.Page, endpoint, page, err)
+		t.Fatalf("failure.PageError names %s page %d, want %s page %d: %v", pe.Endpoint, pe.Page, endpoint, page, err)
 	}
 	msg := err.Error()
 	if !strings.Contains(msg, endpoint) || !strings.Contains(msg, "page "+strconv.Itoa(page)) {
@@ -211,14 +211,14 @@ func requirePageError(t testing.TB, err error, endpoint string, page int) *PageE
 	return pe
 }
 
-func requireAPIError(t testing.TB, err error, status int) *APIError {
+func requireAPIError(t testing.TB, err error, status int) *failure.APIError {
 	t.Helper()
-	var ae *APIError
+	var ae *failure.APIError
 	if !errors.As(err, &ae) {
-		t.Fatalf("error %v (%T) is not an *APIError", err, err)
+		t.Fatalf("error %v (%T) is not an *failure.APIError", err, err)
 	}
 	if ae.Status != status {
-		t.Fatalf("APIError status %d, want %d: %v", ae.Status, status, err)
+		t.Fatalf("failure.APIError status %d, want %d: %v", ae.Status, status, err)
 	}
 	return ae
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
-
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 func TestNonJSONPage(t *testing.T) {
@@ -161,7 +161,7 @@ func TestHostileMetadataBodies(t *testing.T) {
 			// of a moment: a maintenance page, a cut body); a page that
 			// names another page is a server not advancing, not retried.
 			attempts := 1 + DefaultMaxRetries
-			if errors.Is(err, ErrNotAdvancing) {
+			if errors.Is(err, failure.ErrNotAdvancing) {
 				attempts = 1
 			} else if !strings.Contains(err.Error(), "is not a page") {
 				t.Fatalf("error %q does not say the answer is not a page", err)

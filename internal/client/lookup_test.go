@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // lookupRecords: an e-mail held twice in two spellings (one person's two
@@ -188,7 +190,7 @@ func TestLookupMembershipFailureIsNotKept(t *testing.T) {
 	})
 	c := newClient(t, Config{BaseURL: api.URL, MaxConcurrency: 1})
 	_, err := c.LookupMembership(context.Background(), MembershipQuery{}, ByID, "m1")
-	var apiErr *APIError
+	var apiErr *failure.APIError
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("got %v, want the API's refusal", err)
 	}

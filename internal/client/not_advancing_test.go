@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
-
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 func TestIgnoredPageParameterIsNotAdvancing(t *testing.T) {
@@ -54,8 +54,8 @@ func TestIgnoredPageParameterIsNotAdvancing(t *testing.T) {
 
 func checkNotAdvancing(t *testing.T, err error, endpoint string, page int, detail string) {
 	t.Helper()
-	if !errors.Is(err, ErrNotAdvancing) {
-		t.Fatalf("%s: error %v does not wrap ErrNotAdvancing", endpoint, err)
+	if !errors.Is(err, failure.ErrNotAdvancing) {
+		t.Fatalf("%s: error %v does not wrap failure.ErrNotAdvancing", endpoint, err)
 	}
 	requirePageError(t, err, endpoint, page)
 	if !strings.Contains(err.Error(), detail) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
@@ -30,7 +31,7 @@ type OrganizationError struct {
 func (e *OrganizationError) Error() string { return e.WordWith(ConfigNames) }
 
 // WordWith words the settings to check.
-func (e *OrganizationError) WordWith(name Namer) string {
+func (e *OrganizationError) WordWith(name failure.Namer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: ", e.Endpoint)
 	if e.RecordID != "" {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // The specification shows the full paths of memberships and org metrics
@@ -100,10 +101,10 @@ func readAtEitherPath[R any](ctx context.Context, c *Client, req pageRequest, re
 		return out, nil
 	case notFoundOnPage1(err):
 		var none R
-		var apiErr *APIError
+		var apiErr *failure.APIError
 		errors.As(first, &apiErr)
 		also := *apiErr
-		var again *APIError
+		var again *failure.APIError
 		errors.As(err, &again)
 		also.AlsoURL = again.URL
 		return none, &also
@@ -114,6 +115,6 @@ func readAtEitherPath[R any](ctx context.Context, c *Client, req pageRequest, re
 
 // notFoundOnPage1 reports a 404 answer to page 1.
 func notFoundOnPage1(err error) bool {
-	var apiErr *APIError
+	var apiErr *failure.APIError
 	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && apiErr.Page <= 1
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -51,7 +52,7 @@ func TestNotFoundAtBothPathsListsBoth(t *testing.T) {
 	_, base := startSandbox(t, sandbox.Options{Seed: 72, Payments: 3, Paths: sandbox.Paths{sandbox.EndpointPayments: "/v9/payments"}})
 	c := newClient(t, Config{BaseURL: base})
 	_, err := c.Payments(context.Background(), ListOptions{})
-	var apiErr *APIError
+	var apiErr *failure.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Page != 1 {
 		t.Fatalf("%v (%T), want a 404 of page 1", err, err)
 	}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,13 +10,12 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
-
-	"encoding/json"
 	"unicode/utf8"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // Pages 1 to 4 are full, so by page 5 the window has grown to four pages:
@@ -97,7 +97,7 @@ func TestMaxPagesCap(t *testing.T) {
 		if ms != nil {
 			t.Fatal("partial result")
 		}
-		if !errors.Is(err, ErrNotAdvancing) || !strings.Contains(err.Error(), "cap of 5 pages") {
+		if !errors.Is(err, failure.ErrNotAdvancing) || !strings.Contains(err.Error(), "cap of 5 pages") {
 			t.Fatalf("error %v", err)
 		}
 		requirePageError(t, err, "memberships", 5)
@@ -142,7 +142,7 @@ func TestPagerErrorOnLaterPageReturnsNothing(t *testing.T) {
 	}
 	ae := requireAPIError(t, err, 500)
 	if ae.Page != 4 || ae.Attempts != 2 {
-		t.Fatalf("APIError %+v", ae)
+		t.Fatalf("failure.APIError %+v", ae)
 	}
 	_ = sb
 }
@@ -223,7 +223,7 @@ func TestLongRetryAfterFromSandbox(t *testing.T) {
 	c := newClient(t, Config{BaseURL: base})
 	start := time.Now()
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
-	var rw *RetryWaitError
+	var rw *transport.RetryWaitError
 	if !errors.As(err, &rw) || rw.Wait != time.Hour || rw.Max != DefaultMaxRetryWait || !strings.Contains(err.Error(), "Config.MaxRetryWait") {
 		t.Fatalf("error %v", err)
 	}

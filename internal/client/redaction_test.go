@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
 // echoToken is a token with the characters JSON and URLs escape, so each
@@ -61,9 +63,9 @@ func TestNonJSONBodyEchoingTheTokenIsRedacted(t *testing.T) {
 				if leaksToken(err.Error()) {
 					t.Errorf("%s, %s, pad %d: the token is in the error: %v", name, ep, pad, err)
 				}
-				var pe *PageError
+				var pe *failure.PageError
 				if !errors.As(err, &pe) {
-					t.Errorf("%s, %s: error %T lost its *PageError", name, ep, err)
+					t.Errorf("%s, %s: error %T lost its *failure.PageError", name, ep, err)
 				}
 			}
 		}

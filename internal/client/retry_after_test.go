@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -124,9 +125,9 @@ func TestRetryAfterLongerThanMaxRetryWaitFails(t *testing.T) {
 		if d := time.Since(start); d > time.Second {
 			t.Fatalf("HTTP %d: the read took %v before failing", status, d)
 		}
-		var rw *RetryWaitError
+		var rw *transport.RetryWaitError
 		if !errors.As(err, &rw) || rw.Status != status || rw.Wait != time.Hour || rw.Max != 2*time.Second {
-			t.Fatalf("HTTP %d: got %#v (%v), want a RetryWaitError for 1h over 2s", status, rw, err)
+			t.Fatalf("HTTP %d: got %#v (%v), want a transport.RetryWaitError for 1h over 2s", status, rw, err)
 		}
 		for _, want := range []string{"memberships page 1", fmt.Sprintf("HTTP %d", status), "1h0m0s", "Config.MaxRetryWait (2s)"} {
 			if !strings.Contains(err.Error(), want) {

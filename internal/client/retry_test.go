@@ -73,7 +73,7 @@ func TestServerErrorBurstsAreRetried(t *testing.T) {
 				}
 			}
 
-			// One failure more than the retries allow: an APIError that says
+			// One failure more than the retries allow: an failure.APIError that says
 			// how many attempts were made.
 			// (A fresh server: cancelled requests of the first read may still
 			// be arriving at the first one.)
@@ -85,7 +85,7 @@ func TestServerErrorBurstsAreRetried(t *testing.T) {
 			}
 			ae := requireAPIError(t, err, status)
 			if ae.Attempts != 3 || ae.Endpoint != "payments" || ae.Page != 1 {
-				t.Fatalf("APIError %+v, want 3 attempts at payments page 1", ae)
+				t.Fatalf("failure.APIError %+v, want 3 attempts at payments page 1", ae)
 			}
 			if !strings.Contains(err.Error(), "after 3 attempts") || !strings.Contains(err.Error(), "server failed") {
 				t.Fatalf("message %q", err)

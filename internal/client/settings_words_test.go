@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 )
 
@@ -23,12 +24,12 @@ func TestErrorsNameSettingsAsValues(t *testing.T) {
 		err  error
 		want []Setting
 	}{
-		{&APIError{Endpoint: "groups", Page: 1, Status: 404}, []Setting{SettingBaseURL, SettingPath("groups")}},
-		{&APIError{Endpoint: "groups", Page: 1, Status: 401}, []Setting{SettingToken}},
-		{&APIError{Endpoint: "groups", Page: 1, Status: 429}, []Setting{SettingMaxConcurrency, SettingMaxRetries}},
-		{&APIError{Endpoint: "groups", Page: 1, Status: 500}, nil},
-		{&RetryWaitError{Status: 429, Wait: time.Hour, Max: time.Minute}, []Setting{SettingMaxRetryWait}},
-		{&ConnectionError{Problem: "refused", BaseURL: "https://x", Err: errors.New("dial")}, []Setting{SettingBaseURL}},
+		{&failure.APIError{Endpoint: "groups", Page: 1, Status: 404}, []Setting{SettingBaseURL, SettingPath("groups")}},
+		{&failure.APIError{Endpoint: "groups", Page: 1, Status: 401}, []Setting{SettingToken}},
+		{&failure.APIError{Endpoint: "groups", Page: 1, Status: 429}, []Setting{SettingMaxConcurrency, SettingMaxRetries}},
+		{&failure.APIError{Endpoint: "groups", Page: 1, Status: 500}, nil},
+		{&transport.RetryWaitError{Status: 429, Wait: time.Hour, Max: time.Minute}, []Setting{SettingMaxRetryWait}},
+		{&transport.ConnectionError{Problem: "refused", BaseURL: "https://x", Err: errors.New("dial")}, []Setting{SettingBaseURL}},
 		{&OrganizationError{Endpoint: "groups", Want: "a", Got: "b"}, []Setting{SettingOrganizationID, SettingToken, SettingOrganizationID}},
 		{&transport.RedirectError{To: "https://elsewhere"}, []Setting{SettingBaseURL}},
 		{ValidatePath("groups", "/https://x/groups"), []Setting{SettingBaseURL}},
