@@ -41,7 +41,7 @@ type Client struct {
 	transport *transport.Transport
 	cache     *cache
 	// answers are the run's believed answers, page by page (package paging).
-	answers *paging.AnswerBook
+	answers *paging.Answers
 	// paths are the endpoints' paths, and the alternates of those the
 	// specification does not show in full (pathfallback.go).
 	paths *pathChoice
@@ -80,7 +80,7 @@ func New(cfg Config) (*Client, error) {
 			RetryWaitMin: cfg.RetryWaitMin, RetryWaitMax: cfg.RetryWaitMax, MaxRetryWait: cfg.MaxRetryWait,
 			Logger: cfg.Logger, Trace: cfg.Trace, Network: cfg.network, RootCAs: roots,
 		}),
-		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswerBook(),
+		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswers(),
 		paths: newPathChoice(cfg.Paths, alternates),
 	}, nil
 }

@@ -87,7 +87,7 @@ func readList[T any, PT interface {
 	}
 	return get(ctx, c.cache, key, func(ctx context.Context) (listResult[T], error) {
 		return readAtEitherPath(ctx, c, req, func(req pageRequest) (listResult[T], error) {
-			out, err := readPages[T, PT](ctx, c, req, l.opts.KeepRaw, only)
+			out, err := readToEnd[T, PT](ctx, c, req, l.opts.KeepRaw, only)
 			if err == nil && l.keep != nil {
 				out.records = l.keep(ctx, out.records)
 			}
@@ -96,8 +96,8 @@ func readList[T any, PT interface {
 	}, func(r listResult[T]) int { return len(r.records) })
 }
 
-// readPages reads req to its end by the paging rules of its endpoint.
-func readPages[T any, PT interface {
+// readToEnd reads req to its end by the paging rules of its endpoint.
+func readToEnd[T any, PT interface {
 	*T
 	record
 }](ctx context.Context, c *Client, req pageRequest, keepRaw bool, only pagejson.Mask) (listResult[T], error) {
@@ -113,10 +113,10 @@ func readPages[T any, PT interface {
 			// the wrong organization), and its message is redacted.
 			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), newTokenGuard[T](c.cfg.Token, req.endpoint)}
 		},
-		Budget: budgetOf[T, PT](c, only),
-		Book:   c.answers,
-		Handed: func(page int) { c.transport.Handed(req.endpoint, page) },
-		Logger: c.cfg.Logger,
+		Budget:  budgetOf[T, PT](c, only),
+		Answers: c.answers,
+		Handed:  func(page int) { c.transport.Handed(req.endpoint, page) },
+		Logger:  c.cfg.Logger,
 	}
 	var out listResult[T]
 	var stats paging.Stats

@@ -47,31 +47,31 @@ func (i *idsHash) add(id string) {
 
 func (i *idsHash) sum() uint64 { return i.h.Sum64() }
 
-// AnswerBook remembers, for each question asked of the API in one run (a
+// Answers remembers, for each question asked of the API in one run (a
 // page of an endpoint with its filters and page size: its URL), the answer
 // last believed. A full and a masked read ask the same question: the mask
 // is the client's, not the URL's. Terraform reads data sources
 // concurrently, so two data sources reading one URL moments apart must not
 // end up with two different lists.
-type AnswerBook struct {
+type Answers struct {
 	mu      sync.Mutex
 	answers map[string]answer
 }
 
-// NewAnswerBook is the book of one client's run.
-func NewAnswerBook() *AnswerBook { return &AnswerBook{answers: map[string]answer{}} }
+// NewAnswers are the answers of one client's run.
+func NewAnswers() *Answers { return &Answers{answers: map[string]answer{}} }
 
 // earlier is the answer believed before for question, if any.
-func (b *AnswerBook) earlier(question string) (answer, bool) {
+func (b *Answers) earlier(question string) (answer, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a, ok := b.answers[question]
 	return a, ok
 }
 
-// record notes a believed answer. The book holds a digest per page asked,
+// record notes a believed answer. It holds a digest per page asked,
 // a few bytes each, whatever the size of the read.
-func (b *AnswerBook) record(question string, a answer) {
+func (b *Answers) record(question string, a answer) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.answers[question] = a
@@ -83,12 +83,12 @@ func (b *AnswerBook) record(question string, a answer) {
 // every time is changing faster than it can be read.
 const maxOpinions = 3
 
-// secondOpinion asks page again until an answer agrees with one already
+// askUntilTwoAgree asks page again until an answer agrees with one already
 // had (known: the doubted answer, and the run's earlier one when they
 // differ), and returns that answer. Every answer it gets is had from then
 // on, so two lies in a row are outvoted by two truths. It fails, saying the
 // server gave different answers, when maxOpinions asks agree with nothing.
-func secondOpinion[P any](ctx context.Context, endpoint string, page int, known []answer,
+func askUntilTwoAgree[P any](ctx context.Context, endpoint string, page int, known []answer,
 	ask func(ctx context.Context, page int) (P, error), answerOf func(P) answer,
 ) (P, error) {
 	had := append([]answer(nil), known...)
@@ -110,19 +110,19 @@ func secondOpinion[P any](ctx context.Context, endpoint string, page int, known 
 		"the server gave %d different answers for this page (%s), none of them twice; it may be serving from replicas that disagree: try again later", len(had), recordCounts(had))}
 }
 
-// believeOrAsk takes a page's first answer as true, or first asks the page
-// again (secondOpinion): when doubted (it would end the read, or tell where
+// confirmOrAskAgain takes a page's first answer as true, or first asks the page
+// again (askUntilTwoAgree): when doubted (it would end the read, or tell where
 // it ends) or when it contradicts the run's earlier answer to the same
-// question. It returns the answer believed, noted in the run's book, and
+// question. It returns the answer believed, noted in the run's answers, and
 // whether the page was asked again; discard, when set, lets the first
 // answer go before the page is asked again.
-func believeOrAsk[P any](ctx context.Context, book *AnswerBook, endpoint string, page int, first P, question string, doubted bool,
+func confirmOrAskAgain[P any](ctx context.Context, answers *Answers, endpoint string, page int, first P, question string, doubted bool,
 	said func(P) answer, ask func(context.Context, int) (P, error), discard func(P),
 ) (P, bool, error) {
-	earlier, asked := book.earlier(question)
+	earlier, asked := answers.earlier(question)
 	contradicts := asked && earlier.digest != said(first).digest
 	if !contradicts && !doubted {
-		book.record(question, said(first))
+		answers.record(question, said(first))
 		return first, false, nil
 	}
 	known := []answer{said(first)}
@@ -132,11 +132,11 @@ func believeOrAsk[P any](ctx context.Context, book *AnswerBook, endpoint string,
 	if discard != nil {
 		discard(first)
 	}
-	again, err := secondOpinion(ctx, endpoint, page, known, ask, said)
+	again, err := askUntilTwoAgree(ctx, endpoint, page, known, ask, said)
 	if err != nil {
 		return again, false, err
 	}
-	book.record(question, said(again))
+	answers.record(question, said(again))
 	return again, true, nil
 }
 

@@ -84,7 +84,7 @@ type countReader[T any, PT interface {
 	prevConfirmed bool
 	// front is the closing check of page 1, asked beside the end's
 	// confirmation (withClosingCheck).
-	front *frontCheck[T]
+	front *pageOneCheck[T]
 	// prevPrints fingerprint the records of the last page handed over:
 	// what an other question must repeat before an end at the next page.
 	prevPrints []uint64
@@ -115,7 +115,7 @@ func (r *countReader[T, PT]) read() error {
 	if err != nil || !r.concurrent {
 		return err
 	}
-	return r.checkFrontUnchanged()
+	return r.checkPageOneUnchanged()
 }
 
 // answerOf reduces a page to what it says: its records' ids in order, or
@@ -214,13 +214,13 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 }
 
 // believe takes a page's answer as true, or first asks the page again
-// (secondOpinion): when the answer would end the read (endsHere), or when
+// (askUntilTwoAgree): when the answer would end the read (endsHere), or when
 // it contradicts the answer the server gave to the same question earlier
 // in the run. It returns the answer believed, and whether it was asked
 // for twice.
 func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decodedPage[T], confirmed bool, err error) {
 	if !r.endsHere(page, len(p.records)) {
-		return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, false,
+		return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, false,
 			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 	}
 	r.withClosingCheck(page, func() {
@@ -229,7 +229,7 @@ func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decod
 			believed, confirmed, err = r.confirmEnd(page, p, c, 0)
 			return
 		}
-		believed, confirmed, err = believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, true,
+		believed, confirmed, err = confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, true,
 			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 	})
 	return believed, confirmed, err

@@ -9,14 +9,14 @@ import (
 // The end of a count-style read: the closing check of page 1 after a
 // concurrent read, and what the pages past the end say.
 
-// checkFrontUnchanged asks for page 1 again after a concurrent read. Pages
+// checkPageOneUnchanged asks for page 1 again after a concurrent read. Pages
 // answered out of order around records inserted at the front leave a gap:
 // a page served before the insert, the page below it served after. A
 // small insert shows as a record seen twice, but one of two pages or more
 // does not. Page 1 holding other records than it did is the sure sign;
 // then the read starts again, one page at a time. Records inserted
 // further down the list cannot be noticed this way (see the paging docs).
-func (r *countReader[T, PT]) checkFrontUnchanged() error {
+func (r *countReader[T, PT]) checkPageOneUnchanged() error {
 	if f := r.front; f != nil {
 		return r.firstPageAgain(f.p, f.err, "")
 	}
@@ -24,8 +24,8 @@ func (r *countReader[T, PT]) checkFrontUnchanged() error {
 	return r.firstPageAgain(again, err, "")
 }
 
-// frontCheck is page 1 asked again when a page at claimed the end.
-type frontCheck[T any] struct {
+// pageOneCheck is page 1 asked again when a page at claimed the end.
+type pageOneCheck[T any] struct {
 	at  int
 	p   decodedPage[T]
 	err error
@@ -42,7 +42,7 @@ func (r *countReader[T, PT]) withClosingCheck(page int, confirm func()) {
 		return
 	}
 	var g errgroup.Group
-	f := &frontCheck[T]{at: page}
+	f := &pageOneCheck[T]{at: page}
 	g.Go(func() error {
 		f.p, f.err = r.ask(r.ctx, 1)
 		return nil
@@ -69,7 +69,7 @@ func (r *countReader[T, PT]) checkShortFirstPage() error {
 // one page at a time, when ifRereading says why, a PageError.
 func (r *countReader[T, PT]) firstPageAgain(again decodedPage[T], err error, ifRereading string) error {
 	if err == nil && again.said.digest != r.firstSaid.digest {
-		again, err = secondOpinion(r.ctx, r.rd.Endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
+		again, err = askUntilTwoAgree(r.ctx, r.rd.Endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
 	}
 	if err != nil {
 		return err

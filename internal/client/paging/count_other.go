@@ -46,10 +46,10 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 		r.rd.Logger.Debug(r.ctx, "no answer of another page size lines up with the read's pages; the page that ends the list is asked again instead", map[string]any{
 			"endpoint": r.rd.Endpoint, "page": page,
 		})
-		return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, p, p.question, true,
+		return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, true,
 			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 	case v == confirms:
-		r.rd.Book.record(p.question, p.said)
+		r.rd.Answers.record(p.question, p.said)
 		return p, true, nil
 	}
 	r.rd.Logger.Warn(r.ctx, "a page ended the list, but the same place asked with another page size holds more records: the answer was not true; asking the page again", map[string]any{
@@ -63,12 +63,12 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 	if n := len(again.records); r.endsHere(page, n) {
 		c2, ok := r.claimAt(page, n)
 		if !ok || depth > 0 {
-			return believeOrAsk(r.ctx, r.rd.Book, r.rd.Endpoint, page, again, again.question, true,
+			return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, again, again.question, true,
 				pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 		}
 		c2.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](again.records)...)
 		return r.confirmEnd(page, again, c2, depth+1)
 	}
-	r.rd.Book.record(again.question, again.said)
+	r.rd.Answers.record(again.question, again.said)
 	return again, true, nil
 }

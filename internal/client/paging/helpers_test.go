@@ -40,7 +40,7 @@ func scriptedRead(api scriptedAPI, size, maxPages, maxInFlight int) Read[testRec
 			return Page[testRecord]{Records: recs, Body: body}, err
 		}),
 		Question: func(page, size int) string { return fmt.Sprintf("/%s?count=%d&page=%d", endpoint, size, page) },
-		Book:     NewAnswerBook(),
+		Answers:  NewAnswers(),
 		Logger:   discard{},
 	}
 }

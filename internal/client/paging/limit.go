@@ -91,7 +91,7 @@ func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bo
 			return m.confirmEnd(page, p, c)
 		}
 	}
-	return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], m.fetch, nil)
+	return confirmOrAskAgain(m.ctx, m.rd.Answers, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], m.fetch, nil)
 }
 
 // endsHere reports an answer that would end the read: fewer results than

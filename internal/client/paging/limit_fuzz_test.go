@@ -83,7 +83,7 @@ func FuzzLimitPaging(f *testing.F) {
 			}
 			return http.StatusOK, truth(ids)
 		}
-		book := NewAnswerBook()
+		book := NewAnswers()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		var wg sync.WaitGroup
@@ -95,7 +95,7 @@ func FuzzLimitPaging(f *testing.F) {
 			go func() {
 				defer wg.Done()
 				rd := limitRead(api, size)
-				rd.Book, rd.MaxInFlight = book, 1+at(0)%4
+				rd.Answers, rd.MaxInFlight = book, 1+at(0)%4
 				recs, _, _, err := ReadLimit[testRecord](ctx, rd)
 				got[i], errs[i] = ids(recs), err
 			}()

@@ -42,9 +42,9 @@ func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (l
 	case err != nil:
 		return p, false, err
 	case v == unusable:
-		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, p, p.question, true, limitSaid[T], m.fetch, nil)
+		return confirmOrAskAgain(m.ctx, m.rd.Answers, m.rd.Endpoint, page, p, p.question, true, limitSaid[T], m.fetch, nil)
 	case v == confirms:
-		m.rd.Book.record(p.question, p.said)
+		m.rd.Answers.record(p.question, p.said)
 		return p, true, nil
 	}
 	m.rd.Logger.Warn(m.ctx, "a page ended the list, but the same place asked with another page size holds more records: the answer was not true; asking the page again", map[string]any{
@@ -55,8 +55,8 @@ func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (l
 		return again, false, err
 	}
 	if m.endsHere(page, again) {
-		return believeOrAsk(m.ctx, m.rd.Book, m.rd.Endpoint, page, again, again.question, true, limitSaid[T], m.fetch, nil)
+		return confirmOrAskAgain(m.ctx, m.rd.Answers, m.rd.Endpoint, page, again, again.question, true, limitSaid[T], m.fetch, nil)
 	}
-	m.rd.Book.record(again.question, again.said)
+	m.rd.Answers.record(again.question, again.said)
 	return again, true, nil
 }

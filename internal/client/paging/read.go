@@ -48,8 +48,8 @@ type Read[T any] struct {
 	// bounds nothing.
 	Budget Budget[T]
 
-	// Book is the run's believed answers, shared by every read of a client.
-	Book *AnswerBook
+	// Answers are the run's believed answers, shared by every read of a client.
+	Answers *Answers
 	// Handed is told of each page as the rules take it, in page order.
 	Handed func(page int)
 	Logger Logger

@@ -114,7 +114,7 @@ type sending struct {
 }
 
 // sendAllowed sends the pages the plan allows while page next is awaited:
-// up to the horizon, the places on the network, and the pages that may be
+// up to the last page worth sending, the places on the network, and the pages that may be
 // held.
 func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	flight := min(max(plan.inFlight, 1), maxInFlight)
@@ -122,7 +122,7 @@ func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	if flight > 1 {
 		ahead = 2 * flight // as many on the network, as many held
 	}
-	for last := horizon(plan.last, p.claims, next); p.sent < last && len(p.onNetwork) < flight && p.sent < next-1+ahead; {
+	for last := lastWorthSending(plan.last, p.claims, next); p.sent < last && len(p.onNetwork) < flight && p.sent < next-1+ahead; {
 		p.sent++
 		if _, ok := p.held[p.sent]; !ok {
 			p.send(p.sent)
@@ -191,10 +191,10 @@ func (p *pool[R]) cancelPast(last int) {
 	p.sent = min(p.sent, last)
 }
 
-// horizon is the last page worth sending: the plan's, or a lower one an
+// lastWorthSending is the last page worth sending: the plan's, or a lower one an
 // answer not yet handed over claims. Claims of pages handed over are
 // dropped: the read went on past them.
-func horizon(last int, claims map[int]int, next int) int {
+func lastWorthSending(last int, claims map[int]int, next int) int {
 	for p, upTo := range claims {
 		if p < next {
 			delete(claims, p)

@@ -197,7 +197,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		// Retries are used up or the status is final; the handler left the body.
 		t.cfg.Logger.Warn(ctx, "API request failed", fields)
-		return t.refused(r, a, resp)
+		return t.statusError(r, a, resp)
 	}
 	resp.Body.Close()
 	fields["bytes"] = size
@@ -205,12 +205,12 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 	return nil
 }
 
-// refused is the error of a request the API answered with a status other
+// statusError is the error of a request the API answered with a status other
 // than 2xx: the status, the final URL (after the same-origin redirects a
 // server chose), and what the API said in a JSON body (apiMessage), never
 // the body itself. A server refusing the token is the likeliest to echo
 // it, and its body says nothing the status does not: it is not read.
-func (t *Transport) refused(r Request, a *attempts, resp *http.Response) error {
+func (t *Transport) statusError(r Request, a *attempts, resp *http.Response) error {
 	defer resp.Body.Close()
 	said := ""
 	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
