@@ -1,24 +1,7 @@
 // Package client reads the Join It API: the facade the provider and the
-// commands use. A reader asked "where is …?" opens one package each:
-//
-//   - transport: the request stack (retries, the send window, Retry-After
-//     pauses, the attempt's time limit, the token for the API's origin
-//     only) and its errors;
-//   - pagejson: decoding a page, field masks, text repair (pure);
-//   - paging: the paging rules (which page next, when an answer is
-//     believed, where a read ends), through a page function, no sockets;
-//   - failure: the errors every layer returns, and the settings they name.
-//
-// This package holds the configuration, the endpoints' reads (one list
-// read for every endpoint, dispatched on apispec's paging), the in-run
-// cache, the path fallback and the organization guard. It imports nothing
-// of Terraform and speaks of the API and of its own Config only: an error
-// whose fix is a setting names it as a value (a Setting), and the provider
-// words it with its attribute and environment variable names (Word).
-//
-// It may import apispec (the endpoints' facts), redact and its own four
-// packages; none of them imports it, so each can be read, and tested, on
-// its own.
+// commands use (DESIGN.md, "Packages"). It speaks of the API and of its own
+// Config only: an error whose fix is a setting names it as a Setting, and
+// the provider words it with its own names (Word).
 package client
 
 import (
@@ -31,6 +14,7 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // Client reads one organization's data. It is safe for concurrent use, and
@@ -150,3 +134,10 @@ func ConfigNames(s Setting) string { return failure.ConfigNames(s) }
 // Word returns err's message with every setting it names worded by name,
 // wherever in the chain the error that names it stands.
 func Word(err error, name failure.Namer) string { return failure.Word(err, name) }
+
+// ServerText makes a value the server sent fit for a message: the token
+// removed in every spelling, control characters made spaces, and cut to
+// limit characters (0: not cut).
+func (c *Client) ServerText(s string, limit int) string {
+	return redact.Text(s, limit, redact.Secret{Value: c.cfg.Token})
+}

@@ -259,3 +259,15 @@ func (e *urlAsPathError) Error() string { return e.WordWith(ConfigNames) }
 func (e *urlAsPathError) WordWith(name failure.Namer) string {
 	return fmt.Sprintf("the %s endpoint path %q must be a path, not a URL: set %s for the host", e.endpoint, e.path, name(SettingBaseURL))
 }
+
+// Logger receives the client's events. The provider bridges it to tflog;
+// fields never hold the token or request headers.
+type Logger interface {
+	Debug(ctx context.Context, msg string, fields map[string]any)
+	Warn(ctx context.Context, msg string, fields map[string]any)
+}
+
+type discardLogger struct{}
+
+func (discardLogger) Debug(context.Context, string, map[string]any) {}
+func (discardLogger) Warn(context.Context, string, map[string]any)  {}

@@ -242,3 +242,15 @@ func cacheKey(r pageRequest, keepRaw bool) string {
 	// path must not share an entry of another record type.
 	return fmt.Sprintf("%s|%s|%s|%s|%d|%t", r.endpoint, r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
 }
+
+// repairText returns body with its strings repaired (pagejson.RepairStrings),
+// saying at WARN how many values it repaired.
+func (c *Client) repairText(ctx context.Context, body []byte, endpoint string, page int) []byte {
+	fixed, values := pagejson.RepairStrings(body)
+	if values > 0 {
+		c.cfg.Logger.Warn(ctx, "replaced text that is not valid Unicode with U+FFFD", map[string]any{
+			"endpoint": endpoint, "page": page, "values_repaired": values,
+		})
+	}
+	return fixed
+}

@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,22 +90,9 @@ func Spellings(secret string) []string {
 }
 
 // lowerEscapes writes the hex digits of s's percent escapes in lower case.
-func lowerEscapes(s string) string {
-	b := []byte(s)
-	for i := 0; i+2 < len(b); i++ {
-		if b[i] == '%' {
-			b[i+1], b[i+2] = lower(b[i+1]), lower(b[i+2])
-		}
-	}
-	return string(b)
-}
+func lowerEscapes(s string) string { return percentEscape.ReplaceAllStringFunc(s, strings.ToLower) }
 
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'F' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
+var percentEscape = regexp.MustCompile(`%[0-9A-F]{2}`)
 
 // remove replaces every spelling of every secret in s, and every run of a
 // secret of MinRun characters or more, with the secret's label.

@@ -1,19 +1,7 @@
 // Package failure is the vocabulary of a read's failures that every layer
-// of the client shares: the settings an error names (Setting, worded by a
-// Namer), the error of a page that could not be used (PageError) and the
-// marks the paging rules and the transport both test for (ErrNotAdvancing,
-// ErrInconsistentAnswers).
-//
-// The client speaks of the API and of its own Config only: an error whose
-// fix is a setting (a refused token, a path that answers 404, a wait
-// longer than allowed) names that setting as a value and words it through
-// a Namer. Error() names Config's fields; the provider, with Word, names
-// its attributes and environment variables instead. Word walks the error
-// chain by type (Worded), so it survives redaction, which changes a
-// message's text but not its chain.
-//
-// It may import package redact only (Redacted): the transport, the paging
-// rules and the client all return its errors.
+// of the client shares. An error whose fix is a setting names it as a
+// value (Setting); Error() names Config's fields, and the provider, with
+// Word, which walks the chain by type (Worded), its own names.
 package failure
 
 import (

@@ -1,12 +1,7 @@
-// Package pagejson decodes the API's answers: a page of records (a JSON
-// array), the metadata object of limit-style endpoints, a field mask that
-// skips every member it does not name, and the repair of text that is not
-// valid Unicode. It is pure: no I/O, no logging, no secrets. What it cannot
-// decode it reports by JSON field and type, never by Go type, and it never
-// puts the body's bytes in an error.
-//
-// It may import nothing of this project: the paging rules, the transport
-// and the client all decode through it.
+// Package pagejson decodes the API's answers: a page of records, the
+// metadata object of limit-style endpoints, field masks, and the repair of
+// text that is not valid Unicode. It is pure, and never puts the body's
+// bytes in an error.
 package pagejson
 
 import (

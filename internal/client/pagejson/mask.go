@@ -2,6 +2,7 @@ package pagejson
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -67,12 +68,7 @@ func (m Mask) Key() string {
 	if m == nil {
 		return "*"
 	}
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ",")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ",")
 }
 
 // decodeMasked decodes the record object at the decoder into rec, only the

@@ -2,6 +2,7 @@ package pagejson
 
 import (
 	"bytes"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -88,20 +89,8 @@ func escapeAt(e []byte) (n int, unpaired bool) {
 }
 
 func hex4(h []byte) (rune, bool) {
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	r, err := strconv.ParseUint(string(h[:4]), 16, 16)
+	return rune(r), err == nil
 }
 
 // hasSurrogateEscape reports whether b may hold a \uD800–\uDFFF escape: the

@@ -13,22 +13,11 @@ type limitPage[T any] struct {
 	totalPages int
 }
 
-// ReadLimit reads a limit-style endpoint: page 1 reports totalPages,
-// then the rest are fetched concurrently, since the end is known. Pages
-// before totalPages that come back empty must stay empty to the end (else
-// the read fails); a server that serves fewer results than asked for on a
-// page before the last is read past totalPages to an empty page, since it
-// may count totalPages on the limit asked for. Metric records have no id,
-// so they are never deduplicated (two equal records are two records); a
-// server that repeats pages is caught by the page number it echoes. It
-// returns the records and the largest totalPages seen.
-//
-// An answer is believed once two agree (answers.go) when it holds fewer
-// results than a page does (empty, or the short last page), when page 1
-// alone tells where the read ends (totalPages 0 or 1), or when it
-// contradicts the run's earlier answer to the same question. With
-// totalPages of 2 or more, page 1 and the last page both say where the read
-// ends: the end is confirmed by answers the read needed anyway.
+// ReadLimit reads a limit-style endpoint to totalPages (DESIGN.md, "Org
+// metrics end at totalPages"), and returns the records and the largest
+// totalPages seen. With totalPages of 2 or more, page 1 and the last page
+// both say where the read ends, so only a short or empty end, or page 1
+// saying it is the only page, is confirmed by more asks.
 func ReadLimit[T any, PT interface {
 	*T
 	Record

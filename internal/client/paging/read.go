@@ -1,12 +1,7 @@
-// Package paging holds the paging rules (DESIGN.md, "Paging rules"): which
-// page is asked next, how many are in flight, when an answer is believed,
-// where a read ends, and what a server that does not keep to the
-// specification costs. It reads pages through the function it is given
-// (Read.Fetch) and never sees a socket: the client gives it the transport
-// and decoding, the tests a scripted API.
-//
-// It may import package failure (its errors) and pagejson (the decoded
-// records it is handed); never net/http, nor the transport.
+// Package paging holds the paging rules (DESIGN.md, "Paging rules"). It
+// reads pages through the function it is given (Read.Fetch) and never
+// sees a socket: the client gives it the transport and decoding, the
+// tests a scripted API.
 package paging
 
 import (

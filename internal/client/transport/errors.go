@@ -97,7 +97,7 @@ func apiMessage(body []byte, token string) string {
 // connection itself (refused, DNS, TLS), the setting to check.
 func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 	reason := "the request failed"
-	if n := a.sent(); n > 1 {
+	if n := a.sent; n > 1 {
 		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, failure.Rounded(time.Since(a.start)))
 	}
 	if what := connectionProblem(err); what != "" {

@@ -69,7 +69,7 @@ func TestInFlightNeverPassesTheLimit(t *testing.T) {
 	t.Parallel()
 	network := &slowCounter{d: 50 * time.Millisecond}
 	tr := newTestTransport(Config{MaxConcurrency: 3})
-	sendConcurrently(t, &sendStage{t: tr, a: &attempts{}, base: network}, 10).Wait()
+	sendConcurrently(t, func() http.RoundTripper { return &sendStage{t: tr, a: &attempts{}, base: network} }, 10).Wait()
 	if m := network.most.Load(); m != 3 {
 		t.Fatalf("%d requests were in flight at once, want the limit, 3", m)
 	}
@@ -78,9 +78,10 @@ func TestInFlightNeverPassesTheLimit(t *testing.T) {
 	}
 }
 
-// sendConcurrently sends n requests through tr at once, each closing its
-// body; wait on the group for them all.
-func sendConcurrently(t *testing.T, tr http.RoundTripper, n int) *sync.WaitGroup {
+// sendConcurrently sends n requests at once, each through a transport of
+// its own (a request's stack), each closing its body; wait on the group
+// for them all.
+func sendConcurrently(t *testing.T, stack func() http.RoundTripper, n int) *sync.WaitGroup {
 	t.Helper()
 	var wg sync.WaitGroup
 	for range n {
@@ -88,7 +89,7 @@ func sendConcurrently(t *testing.T, tr http.RoundTripper, n int) *sync.WaitGroup
 		go func() {
 			defer wg.Done()
 			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-			resp, err := tr.RoundTrip(req)
+			resp, err := stack().RoundTrip(req)
 			if err != nil {
 				t.Error(err)
 				return

@@ -76,11 +76,11 @@ func (t *Transport) backoff(a *attempts, minWait, maxWait time.Duration, attempt
 	if resp == nil {
 		return exponentialJitter(minWait, maxWait, attempt)
 	}
-	if wait, ok := a.pause(); ok {
+	if wait := a.pausedFor; wait > 0 {
 		return wait
 	}
 	// A retry not charged is not a failure of this request.
-	wait := exponentialJitter(minWait, maxWait, max(a.chargedRetries()-1, 0))
+	wait := exponentialJitter(minWait, maxWait, max(a.charged-1, 0))
 	t.cfg.Logger.Debug(resp.Request.Context(), "request failed; backing off", a.fields(map[string]any{
 		"url": t.shownURL(resp.Request.URL), "status": resp.StatusCode, "wait": wait.String(),
 	}))
@@ -103,7 +103,7 @@ func (t *Transport) rateLimitPause(a *attempts, resp *http.Response) (time.Durat
 	if resp.StatusCode != http.StatusTooManyRequests {
 		return 0, false
 	}
-	return exponentialJitter(t.cfg.RetryWaitMin, t.cfg.RetryWaitMax, a.chargedRetries()), true
+	return exponentialJitter(t.cfg.RetryWaitMin, t.cfg.RetryWaitMax, a.charged), true
 }
 
 // retryAfter is the wait a 429 or 503 asks for, if it names one.

@@ -42,7 +42,7 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	t.trace(a, TraceSent)
 	resp, err := s.base.RoundTrip(req)
-	a.paused(0)
+	a.pausedFor = 0
 	if err != nil {
 		release()
 		return nil, err
@@ -66,7 +66,7 @@ func (t *Transport) pauseFor(a *attempts, req *http.Request, resp *http.Response
 		return
 	}
 	t.pause.extend(now().Add(wait))
-	a.paused(wait)
+	a.pausedFor = wait
 	msg := "rate limited without a Retry-After; pausing all requests for the backoff"
 	if _, named := retryAfter(resp); named {
 		msg = "server asked to wait (Retry-After); pausing all requests"

@@ -31,7 +31,7 @@ func (t *Transport) trace(a *attempts, what TraceMoment) {
 	if t.cfg.Trace == nil {
 		return
 	}
-	t.cfg.Trace(TraceEvent{Endpoint: a.endpoint, Page: a.page, Request: a.request, Attempt: a.sent(), What: what, At: time.Now()})
+	t.cfg.Trace(TraceEvent{Endpoint: a.endpoint, Page: a.page, Request: a.request, Attempt: a.sent, What: what, At: time.Now()})
 }
 
 // Handed reports a page taken by its reader, in page order.

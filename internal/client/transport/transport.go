@@ -1,18 +1,9 @@
 // Package transport sends the client's requests: one GET of one page,
-// retried, under the client's one limit on requests in flight and its Retry-After pause,
-// each attempt bounded by the request timeout, the token attached for the
-// API's own origin only, and the answer's body handed to the caller's
-// Accept inside the retry loop (so a 200 that is not a page is retried
-// like a 5xx). It knows nothing of paging: which page to ask, and what an
-// answer means, are package paging's.
-//
-// It uses go-retryablehttp as its authors intend: every request gets a
-// retryablehttp.Client of its own whose hooks are bound to that request's
-// attempt record, so CheckRetry decides and charges, Backoff says how long
-// to wait and nothing else, and no state travels through the context.
-//
-// It may import package failure (the errors it returns name settings) and
-// redact; nothing else of this project.
+// retried with go-retryablehttp as its authors intend (each request has a
+// retryablehttp.Client whose CheckRetry and Backoff are bound to its own
+// attempt record), under the client's limit on requests in flight and its
+// Retry-After pause, the body handed to the caller's Accept inside the
+// retry loop, so a 200 that is not a page is retried like a 5xx.
 package transport
 
 import (
@@ -219,7 +210,7 @@ func (t *Transport) statusError(r Request, a *attempts, resp *http.Response) err
 	}
 	return &failure.APIError{
 		Endpoint: r.Endpoint, Page: r.Page, Status: resp.StatusCode,
-		Attempts: a.sent(), Elapsed: time.Since(a.start),
+		Attempts: a.sent, Elapsed: time.Since(a.start),
 		URL: t.shownURL(resp.Request.URL), Message: said,
 	}
 }
@@ -264,7 +255,7 @@ func (t *Transport) stack(a *attempts) http.RoundTripper {
 }
 
 func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
-	a.count.Add(1)
+	a.sent++
 	if attempt == 0 {
 		return
 	}
