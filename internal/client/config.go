@@ -51,10 +51,10 @@ type Config struct {
 	Timeout time.Duration
 	// MaxRetries is how many times a failed attempt is retried. Use
 	// NoRetries for none (zero means the default). A refusal for the rate
-	// while other requests get through is not counted (see retryPolicy).
+	// while other requests get through is not counted (transport.policy).
 	MaxRetries int
 	// MaxConcurrency bounds the requests in flight at once, across every
-	// read of the client (see window.go).
+	// read of the client (transport/send.go).
 	MaxConcurrency int
 	// UserAgent is sent on every request.
 	UserAgent string

@@ -62,7 +62,8 @@ func TestRetriesUsedUpSayOverHowLong(t *testing.T) {
 }
 
 // The attempt's time limit does not count time spent waiting for a place
-// in the send window: a request queued behind slow ones is not timed out.
+// among the requests in flight: a request queued behind slow ones is not
+// timed out.
 func TestQueuedRequestIsNotTimedOut(t *testing.T) {
 	t.Parallel()
 	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: time.Second}})

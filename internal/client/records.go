@@ -18,7 +18,7 @@ import (
 // absent, and Terraform must see null, not a zero value. RawJSON holds the
 // record's JSON as the API sent it, only when the read asked for it; text
 // that was not valid Unicode shows there as repaired (U+FFFD, see
-// textrepair.go), since Terraform strings must be valid UTF-8.
+// pagejson/repair.go), since Terraform strings must be valid UTF-8.
 
 // JSONText holds a value of undocumented shape as text.
 type JSONText string

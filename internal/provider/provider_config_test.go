@@ -385,8 +385,8 @@ data "joinit_payments" "p" {}
 
 // Twenty data sources of one provider, as a for_each or count makes them,
 // read at once against a server that allows twenty requests a second: they
-// share the provider's one send window and rate limit, and every one comes
-// back whole; none fails with its retries used up. Status and page size
+// share the provider's one limit on requests in flight and the rate limit,
+// and every one comes back whole; none fails with its retries used up. Status and page size
 // vary, so that no two of them share a fetch.
 func TestAccMemberships_twentyDataSourcesUnderOneRateLimit(t *testing.T) {
 	sb, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 30, Faults: sandbox.Faults{RateLimit: 20}})
@@ -412,7 +412,7 @@ func TestAccMemberships_twentyDataSourcesUnderOneRateLimit(t *testing.T) {
 			// the refusals must not use up its retries while the others
 			// get through. (The client's TestTwentyReadsShareOneRateLimit
 			// and TestRateLimitRetriesNotChargedWhileOthersProgress hold
-			// the send window and the retry rule themselves.)
+			// the limit on requests in flight and the retry rule themselves.)
 			Config: `
 provider "joinit" {
   base_url     = "` + url + `"

@@ -108,8 +108,8 @@ func (r *countReader[T, PT]) next(page, n int) pagePlan {
 // at the end relies on it having been served before any other page); after
 // that, anything less than maxInFlight costs a round trip on every
 // long read, for a saving of at most maxInFlight-1 requests past the end of
-// a short one. The client's send window (package transport) is what holds back a
-// client that meets a rate limit.
+// a short one. The client's Retry-After pause (package transport) is what
+// holds back a client that meets a rate limit.
 func slowStart(fullPages, maxInFlight int) int {
 	if fullPages == 0 {
 		return 1
