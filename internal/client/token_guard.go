@@ -58,7 +58,8 @@ func newTokenGuard[T any](token, endpoint string) *tokenGuard[T] {
 }
 
 // See looks at a record's bytes as sent for the start of a spelling of
-// the token; most records hold none, and are not looked into further:
+// the token, or a \u escape; most records hold neither, and are not looked
+// into further:
 // walking every field of every record would cost a large read a third of
 // its time.
 func (g *tokenGuard[T]) See(rec *T, raw []byte) {
@@ -66,7 +67,9 @@ func (g *tokenGuard[T]) See(rec *T, raw []byte) {
 	if g.token == "" || g.first != nil {
 		return
 	}
-	if raw != nil && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
+	// A \u escape may spell any character of the token (a .NET server
+	// writes + as \u002B): its decoded values are then looked at too.
+	if raw != nil && !bytes.Contains(raw, []byte(`\u`)) && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
 		return
 	}
 	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.token, ""); ok {

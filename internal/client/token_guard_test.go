@@ -28,6 +28,7 @@ func TestARecordCarryingTheTokenFailsTheRead(t *testing.T) {
 		{"a profile field", `{"_id":"m-2","profile":{"first_name":"` + testToken + `"}}`, "profile.first_name", fullRead},
 		{"an unknown field, raw JSON kept", `{"_id":"m-2","x_note":"` + testToken + `"}`, "raw JSON", rawRead},
 		{"an unknown field, raw JSON kept, percent-encoded twice", `{"_id":"m-2","x_url":"https://x.example/?t=` + url.QueryEscape(url.QueryEscape("="+testToken)) + `"}`, "raw JSON", rawRead},
+		{"display_name, a character of the token a \\u escape", `{"_id":"m-2","display_name":"Ana \u0074` + testToken[1:] + `"}`, "display_name", fullRead},
 		{"display_name in base64", `{"_id":"m-2","display_name":"` + base64.StdEncoding.EncodeToString([]byte(testToken)) + `"}`, "display_name", fullRead},
 		{"e-mail in hex, lean read", `{"_id":"m-2","email":"` + hex.EncodeToString([]byte(testToken)) + `@example.com"}`, "email", leanRead},
 		{"an unknown field, raw JSON kept, base64 URL", `{"_id":"m-2","x_note":"` + base64.RawURLEncoding.EncodeToString([]byte(testToken)) + `"}`, "raw JSON", rawRead},

@@ -85,14 +85,14 @@ func Spellings(secret string) []string {
 		q := strconv.Quote(f) // Go's errors quote what they saw
 		forms = append(forms, q[1:len(q)-1])
 	}
-	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	return slices.Compact(forms)
 }
 
 // lowerEscapes writes the hex digits of s's percent escapes in lower case.
 func lowerEscapes(s string) string { return percentEscape.ReplaceAllStringFunc(s, strings.ToLower) }
 
-var percentEscape = regexp.MustCompile(`%[0-9A-F]{2}`)
+var percentEscape = regexp.MustCompile(`%(25)?[0-9A-F]{2}`) // %2F, and %252F escaped twice
 
 // remove replaces every spelling of every secret in s, and every run of a
 // secret of MinRun characters or more, with the secret's label.

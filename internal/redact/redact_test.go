@@ -17,19 +17,20 @@ const secret = `tok/9+Zq%x-SECRET"b71c`
 // spelled are the ways a server may echo secret, as a test writes them
 // (not as Spellings does).
 var spelled = map[string]string{
-	"as it is":                 secret,
-	"JSON-escaped":             `tok/9+Zq%x-SECRET\"b71c`,
-	"JSON-escaped with \\/":    `tok\/9+Zq%x-SECRET\"b71c`,
-	"query-escaped":            url.QueryEscape(secret),
-	"query-escaped, lower hex": strings.NewReplacer("%2F", "%2f", "%2B", "%2b", "%22", "%22").Replace(url.QueryEscape(secret)),
-	"path-escaped":             url.PathEscape(secret),
-	"query-escaped twice":      url.QueryEscape(url.QueryEscape(secret)),
-	"base64":                   base64.StdEncoding.EncodeToString([]byte(secret)),
-	"base64, URL alphabet":     base64.RawURLEncoding.EncodeToString([]byte(secret)),
-	"hex":                      hex.EncodeToString([]byte(secret)),
-	"hex, upper case":          strings.ToUpper(hex.EncodeToString([]byte(secret))),
-	"Go-quoted":                strings.Trim(strconv.Quote(secret), `"`),
-	"Go-quoted JSON escape":    strings.Trim(strconv.Quote(`tok/9+Zq%x-SECRET\"b71c`), `"`),
+	"as it is":                       secret,
+	"JSON-escaped":                   `tok/9+Zq%x-SECRET\"b71c`,
+	"JSON-escaped with \\/":          `tok\/9+Zq%x-SECRET\"b71c`,
+	"query-escaped":                  url.QueryEscape(secret),
+	"query-escaped, lower hex":       strings.NewReplacer("%2F", "%2f", "%2B", "%2b", "%22", "%22").Replace(url.QueryEscape(secret)),
+	"path-escaped":                   url.PathEscape(secret),
+	"query-escaped twice":            url.QueryEscape(url.QueryEscape(secret)),
+	"query-escaped twice, lower hex": strings.NewReplacer("%252F", "%252f", "%252B", "%252b").Replace(url.QueryEscape(url.QueryEscape(secret))),
+	"base64":                         base64.StdEncoding.EncodeToString([]byte(secret)),
+	"base64, URL alphabet":           base64.RawURLEncoding.EncodeToString([]byte(secret)),
+	"hex":                            hex.EncodeToString([]byte(secret)),
+	"hex, upper case":                strings.ToUpper(hex.EncodeToString([]byte(secret))),
+	"Go-quoted":                      strings.Trim(strconv.Quote(secret), `"`),
+	"Go-quoted JSON escape":          strings.Trim(strconv.Quote(`tok/9+Zq%x-SECRET\"b71c`), `"`),
 }
 
 func TestTextRemovesEverySpelling(t *testing.T) {

@@ -1,8 +1,15 @@
 package paging
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 func TestSlowStartWindow(t *testing.T) {
@@ -19,5 +26,47 @@ func TestSlowStartWindow(t *testing.T) {
 	}
 	if w := slowStart(5, 1); w != 1 {
 		t.Fatalf("window %d with maxInFlight 1", w)
+	}
+}
+
+// A read cancelled while its pages are on the network ends, every time:
+// each worker hands its answer (the cancellation) over, and none is left
+// waiting. (From a review: workers that chose the read's end over handing
+// their answer left readPages waiting for it forever, about half the time.)
+func TestACancelledReadEnds(t *testing.T) {
+	t.Parallel()
+	full := func(page, size int) []byte {
+		ids := make([]string, size)
+		for i := range ids {
+			ids[i] = fmt.Sprintf(`{"_id":"p%d-%d"}`, page, i)
+		}
+		return []byte("[" + strings.Join(ids, ",") + "]")
+	}
+	for range 30 {
+		rd := scriptedRead(nil, 2, 1000, 4)
+		rd.Fetch = func(ctx context.Context, page, size int) (Page[testRecord], error) {
+			if page == 1 {
+				body := full(page, size)
+				recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
+				return Page[testRecord]{Records: recs, Body: body}, err
+			}
+			<-ctx.Done() // a server that never answers
+			return Page[testRecord]{}, ctx.Err()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := ReadCount[testRecord](ctx, rd)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("the read ended with %v, want the deadline", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a cancelled read did not end")
+		}
+		cancel()
 	}
 }

@@ -61,9 +61,10 @@ type answered[R any] struct {
 // discarded.
 func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	p := &pool[R]{ctx: ctx, src: src, results: make(chan answered[R], max(maxInFlight, 1)),
+	p := &pool[R]{ctx: ctx, over: make(chan struct{}), src: src, results: make(chan answered[R], max(maxInFlight, 1)),
 		held: map[int]answered[R]{}, claims: map[int]int{}, onNetwork: map[int]sending{}}
 	defer func() {
+		close(p.over)
 		cancel()
 		_ = p.g.Wait() // workers report through results, never here
 	}()
@@ -87,14 +88,18 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 				p.takeAnswered(next + 1)
 				err = p.answeredBeyond()
 			}
-			return next, p.cancelled + p.sent - next, err // sent past the last page taken: not used
+			return next, p.sendings - next, err // each page taken used one sending's answer; the others were not used
 		}
 	}
 }
 
 // pool is the state of one readPages.
 type pool[R any] struct {
-	ctx     context.Context
+	ctx context.Context
+	// over is closed when readPages returns: a worker still holding an
+	// answer then drops it. (Not ctx: a worker must hand its answer over
+	// while readPages waits for it, even as a cancelled read ends.)
+	over    chan struct{}
 	g       errgroup.Group // one worker a page on the network
 	src     pageSource[R]
 	results chan answered[R]
@@ -103,8 +108,7 @@ type pool[R any] struct {
 	// onNetwork are the pages sent and not yet answered, by page.
 	onNetwork map[int]sending
 	sent      int // the highest page sent
-	sendings  int
-	cancelled int // pages cancelled past a claimed end
+	sendings  int // requests sent, resent pages included
 }
 
 // sending is one page's request on the network.
@@ -139,7 +143,7 @@ func (p *pool[R]) send(page int) {
 		r, err := p.src.fetch(ctx, page)
 		select {
 		case p.results <- answered[R]{page, s.n, r, err}:
-		case <-p.ctx.Done(): // the read is over
+		case <-p.over:
 		}
 		return nil
 	})
@@ -185,7 +189,6 @@ func (p *pool[R]) cancelPast(last int) {
 		if page > last {
 			s.cancel()
 			delete(p.onNetwork, page)
-			p.cancelled++
 		}
 	}
 	p.sent = min(p.sent, last)

@@ -111,15 +111,13 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 
 // shownURL is u as scheme://host/path, for errors and logs: the path a
 // user needs to fix a wrong endpoint_paths, never the query nor userinfo.
-// A server that redirected chose it, so it is redacted like server text.
+// A server that redirected chose it, so it is redacted like server text,
+// decoded: a path may spell every character of the token as an escape.
 func (t *Transport) shownURL(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	c := *u
-	c.User = nil
-	c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = "", false, "", ""
-	return redact.Text(c.String(), 0, redact.Secret{Value: t.cfg.Token})
+	return redact.Text(u.Scheme+"://"+u.Host+u.Path, 0, redact.Secret{Value: t.cfg.Token})
 }
 
 // scrubURLError drops the *url.Error wrapper's repetition of the URL while

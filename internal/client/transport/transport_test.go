@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -63,5 +64,26 @@ func TestTokenOnlyForOwnOrigin(t *testing.T) {
 	}
 	if a := seen[host(api.URL)]; len(a) != 1 || a[0] != "Bearer "+testToken {
 		t.Fatalf("own origin saw %q", a)
+	}
+}
+
+// A URL shown in an error or a log is redacted as its path decodes: a
+// server that redirected may spell every character of the token as an
+// escape. Its query is never shown.
+func TestShownURLIsRedactedDecoded(t *testing.T) {
+	t.Parallel()
+	var escaped strings.Builder
+	for i := range len(testToken) {
+		fmt.Fprintf(&escaped, "%%%02X", testToken[i])
+	}
+	tr := newTestTransport(Config{})
+	for _, raw := range []string{"https://api.example.com/v1/" + escaped.String() + "/x?t=1", "https://api.example.com/v1/" + testToken + "/x"} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.shownURL(u); got != "https://api.example.com/v1/[redacted]/x" {
+			t.Errorf("shownURL(%s) = %s", raw, got)
+		}
 	}
 }
