@@ -13,9 +13,9 @@ terraform {
 # which `terraform show -json` prints, sensitive or not.
 
 provider "joinit" {
-  # The API address you were given with your application key. Leave it unset
-  # to read JOINIT_BASE_URL.
-  base_url = "https://joinit-api.example.com"
+  # The API address defaults to https://app.joinitapi.com, the service's API
+  # host (or JOINIT_BASE_URL when set). Set it for a sandbox or a proxy:
+  # base_url = "http://127.0.0.1:8080"
 
   # Optional tuning; the values shown are the defaults.
   max_concurrent_requests = 4

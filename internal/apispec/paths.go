@@ -62,6 +62,12 @@ func Names() []string {
 	return out
 }
 
+// DefaultBaseURL is the service's API host: the host of the token
+// endpoint in its current authentication documentation, and the host
+// public code that calls the service reads memberships from
+// (shared/spec/public-facts.md, "Hosts").
+const DefaultBaseURL = "https://app.joinitapi.com"
+
 // Paths are endpoint paths by endpoint name, relative to the base URL.
 type Paths map[string]string
 

@@ -43,7 +43,8 @@ func DefaultPaths() Paths { return apispec.DefaultPaths() }
 // Config configures a Client. Zero values take the documented defaults.
 type Config struct {
 	// BaseURL is the API address; it may carry a path prefix. It must be
-	// https unless its host is a loopback address.
+	// https unless its host is a loopback address. Empty is the service's
+	// (DefaultBaseURL).
 	BaseURL string
 	// Token is the OAuth 2.0 access token, sent as a Bearer token.
 	Token string
@@ -101,7 +102,13 @@ type Config struct {
 // NoRetries as Config.MaxRetries disables retries.
 const NoRetries = -1
 
+// DefaultBaseURL is the service's API host, the BaseURL of a zero Config.
+const DefaultBaseURL = apispec.DefaultBaseURL
+
 func (c Config) withDefaults() Config {
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
 	}

@@ -1,13 +1,19 @@
 package provider
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -97,7 +103,9 @@ func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
 	}
 }
 
-func TestAccProvider_missingBaseURL(t *testing.T) {
+// JOINIT_BASE_URL set but empty (a CI secret never defined) is refused:
+// the default host is not what that user chose.
+func TestAccProvider_emptyBaseURLEnvironment(t *testing.T) {
 	t.Setenv(envBaseURL, "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
@@ -108,9 +116,78 @@ provider "joinit" {
 }
 data "joinit_groups" "g" {}
 `,
-			ExpectError: regexp.MustCompile(`(?s)Missing base URL.*JOINIT_BASE_URL`),
+			ExpectError: regexp.MustCompile(`(?s)Invalid base URL.*JOINIT_BASE_URL.*set,\s+but\s+empty.*unset\s+it\s+to\s+read\s+https://app\.joinitapi\.com`),
 		}},
 	})
+}
+
+// With no base_url and no JOINIT_BASE_URL, a read asks the service's host,
+// app.joinitapi.com: shown offline through an HTTPS proxy on loopback that
+// records the CONNECT and refuses it. The read runs in a process of its
+// own, since net/http reads the proxy variables once a process.
+func TestReadWithoutBaseURLAsksTheService(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("JOINIT_TEST_DEFAULT_HOST") == "1" {
+		readGroupsWithoutBaseURL(t)
+		return
+	}
+	proxy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { proxy.Close() })
+	asked := make(chan string, 16)
+	go func() {
+		for {
+			conn, err := proxy.Accept()
+			if err != nil {
+				return
+			}
+			if req, err := http.ReadRequest(bufio.NewReader(conn)); err == nil {
+				asked <- req.Method + " " + req.Host
+			}
+			_, _ = conn.Write([]byte("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n"))
+			conn.Close()
+		}
+	}()
+	var env []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !strings.Contains(strings.ToUpper(name), "PROXY") && name != envBaseURL {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestReadWithoutBaseURLAsksTheService$", "-test.count=1", "-test.v")
+	cmd.Env = append(env, "JOINIT_TEST_DEFAULT_HOST=1", "HTTPS_PROXY=http://"+proxy.Addr().String())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the read's process: %v\n%s", err, out)
+	}
+	select {
+	case got := <-asked:
+		if got != "CONNECT app.joinitapi.com:443" {
+			t.Fatalf("the proxy was asked %q, want CONNECT app.joinitapi.com:443\n%s", got, out)
+		}
+	default:
+		t.Fatalf("the proxy was never asked\n%s", out)
+	}
+}
+
+// readGroupsWithoutBaseURL configures a provider with a token alone and
+// reads groups, which fails at the proxy's refusal.
+func readGroupsWithoutBaseURL(t *testing.T) {
+	s := NewServer(context.Background(), "test")()
+	conf, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
+		"access_token": tftypes.NewValue(tftypes.String, "tok-0123456789abcdef"),
+		"max_retries":  tftypes.NewValue(tftypes.Number, 0),
+	})})
+	if err != nil || len(conf.Diagnostics) > 0 {
+		t.Fatalf("configure: %v %v", err, conf.Diagnostics)
+	}
+	resp, err := s.ReadDataSource(context.Background(), readRequest(t, groupsDef, false))
+	if err != nil || len(resp.Diagnostics) == 0 {
+		t.Fatalf("the read passed through a proxy that refuses everything: %v %v", err, resp)
+	}
+	t.Logf("the read failed as it should: %s", resp.Diagnostics[0].Detail)
 }
 
 func TestAccProvider_refusedToken(t *testing.T) {

@@ -63,11 +63,17 @@ var providerSettings = []setting{
 		missing: "Missing access token", missingDetail: "Tokens are issued through the API's OAuth 2.0 flow; see the provider documentation.",
 		use: func(v string, _ bool, c *configuration) *settingError { c.client.Token = v; return nil }}),
 	stringSetting(stringSpec{name: "base_url", env: envBaseURL, concerns: client.SettingBaseURL,
-		desc: "Address of the API, for example `https://api.example.com`; it may carry a path prefix. " +
+		desc: "Address of the API; it may carry a path prefix. Defaults to `" + client.DefaultBaseURL + "`, the service's API host " +
+			"(the host of its token endpoint, and the one public code reads memberships from); set it for a proxy, a sandbox or another deployment. " +
 			"Must be `https`, except for loopback hosts (127.0.0.0/8, ::1, localhost).",
 		validators: []validator.String{baseURLValidator{}},
-		missing:    "Missing base URL", missingDetail: "The API host is not guessed.",
 		use: func(v string, fromEnv bool, c *configuration) *settingError {
+			if v == "" && fromEnv {
+				// A CI secret that was never defined expands to "": not
+				// the default host, which the user did not choose.
+				return &settingError{"Invalid base URL", "The " + envBaseURL + " environment variable is set, but empty (a CI secret that was never defined expands to an empty value): " +
+					"give it a value, or unset it to read " + client.DefaultBaseURL + "."}
+			}
 			if _, err := client.ParseBaseURL(v); err != nil {
 				where := "base_url"
 				if fromEnv {
