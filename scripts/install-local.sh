@@ -24,7 +24,7 @@ zipname="terraform-provider-joinit_${version}_${goos}_${goarch}.zip"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Say so before the build: the first one compiles every dependency.
-echo "install-local: building terraform-provider-joinit $version for $goos/$goarch (the first build takes about two minutes; later ones seconds)..." >&2
+echo "install-local: building terraform-provider-joinit $version for $goos/$goarch (the first build takes about 45 s on 2 cores; later ones seconds)..." >&2
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$tmp/$bin" .)
 for host in registry.terraform.io registry.opentofu.org; do
   dir="$mirror/$host/joinit-community/joinit"
