@@ -104,7 +104,7 @@ func readMembership(ctx context.Context, c *client.Client, s *membershipState, o
 		if err != nil {
 			return err
 		}
-		s.warnings = append(s.warnings, unknownStatusWarnings(s.Status)...)
+		s.warnings = append(s.warnings, unknownStatusWarnings(s.Status, got.Read)...)
 		q := lookupQuestion{attr: k.attr, value: *value, status: s.Status, read: got.Read}
 		switch {
 		case len(got.Matches) == 1:

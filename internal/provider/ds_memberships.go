@@ -195,8 +195,9 @@ func readMemberships(ctx context.Context, c *client.Client, s *membershipsState,
 	if err != nil {
 		return err
 	}
+	held := len(s.records)
 	s.records, s.warnings = filterByType(s.records, types, names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
-	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status)...)
+	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status, held)...)
 	s.ids, s.emails = idsAndEmails(s.records)
 	return nil
 }
@@ -211,8 +212,9 @@ func (s *membershipsState) readLean(ctx context.Context, c *client.Client, pageS
 	if err != nil {
 		return err
 	}
+	held := len(recs)
 	recs, s.warnings = filterByType(recs, types, names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
-	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status)...)
+	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status, held)...)
 	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
 	return nil
 }

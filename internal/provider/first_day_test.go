@@ -62,7 +62,8 @@ func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
 		want       []string
 	}{
 		{"warning", `status = 10`, false, []string{"Warning: Unknown membership status code", "The read was made with 10 all the same"}},
-		{"strict", "status = 10\n  strict_filters = true", true, []string{"Error: Unknown membership status code", "strict_filters is on, so the read failed", "set strict_filters = false on this data source"}},
+		{"strict", "status = 10\n  strict_filters = true", true, []string{"Error: Unknown membership status code", "the API returned no membership with status 10",
+			"strict_filters is on, so the read failed", "If 10 is a code the API has added, set strict_filters = false on this data source"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -88,6 +89,9 @@ func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
 			}
 			if tc.fails && strings.Contains(out, "all the same") {
 				t.Errorf("the strict error says the read was made:\n%s", out)
+			}
+			if strings.Contains(out, "membership type") {
+				t.Errorf("a status is given the advice of a membership type filter:\n%s", out)
 			}
 		})
 	}

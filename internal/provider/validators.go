@@ -140,18 +140,32 @@ func wholeExample(f *big.Float, lo, hi int64) string {
 // unknownStatusWarnings warns of a status filter that is not a documented
 // code, once, after the read (a validator would warn at every validation
 // Terraform makes, and cannot see strict_filters).
-func unknownStatusWarnings(status *int64) []readWarning {
+func unknownStatusWarnings(status *int64, held int) []readWarning {
 	if status == nil {
 		return nil
 	}
 	if _, known := statusNames[*status]; known {
 		return nil
 	}
+	s := *status
 	return []readWarning{{attr: "status", filter: true, summary: "Unknown membership status code",
-		detail: fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s. "+
+		detail: fmt.Sprintf("status = %d is not a status code the API documents (the known codes are %s); %s. "+
 			"The read was made with %d all the same, since new codes may appear; if you meant one of the known codes, "+
-			"correct it: a status no membership has reads an empty list.", *status, knownStatusCodes(), *status),
-		strictDetail: fmt.Sprintf("status = %d is not a status code the API documents. The known codes are %s.", *status, knownStatusCodes())}}
+			"correct it: a status no membership has reads an empty list.", s, knownStatusCodes(), heldBy(held, s), s),
+		strictDetail: fmt.Sprintf("status = %d is not a status code the API documents (the known codes are %s); %s.", s, knownStatusCodes(), heldBy(held, s)),
+		advice: fmt.Sprintf(" strict_filters is on, so the read failed. If %d is a code the API has added, set strict_filters = false on this data source "+
+			"to read it; otherwise correct it.", s)}}
+}
+
+// heldBy says how many memberships the API returned with status s.
+func heldBy(held int, s int64) string {
+	switch held {
+	case 0:
+		return fmt.Sprintf("the API returned no membership with status %d", s)
+	case 1:
+		return fmt.Sprintf("the API returned 1 membership with status %d", s)
+	}
+	return fmt.Sprintf("the API returned %d memberships with status %d", held, s)
 }
 
 // parseTimeout reads a positive duration, as every duration of the

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -31,6 +32,8 @@ type readWarning struct {
 	// makes of it: the warning's detail says the read went on, which the
 	// error must not.
 	strictDetail string
+	// advice ends that error; "" is strictAdvice, a type filter's.
+	advice string
 }
 
 // strictAdvice ends every error strict_filters makes of a filter.
@@ -44,7 +47,7 @@ func (w readWarning) text(strict bool) (summary, detail string, isError bool) {
 	if !w.filter || !strict {
 		return w.summary, w.detail, false
 	}
-	return w.summary, w.strictDetail + strictAdvice, true
+	return w.summary, w.strictDetail + cmp.Or(w.advice, strictAdvice), true
 }
 
 // strictFor is whether a read's filter warnings are errors: the data

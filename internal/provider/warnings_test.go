@@ -290,3 +290,23 @@ func TestAlternatePathWarnsWhatToPin(t *testing.T) {
 		}
 	}
 }
+
+// An unknown status says how many memberships the API returned with it,
+// and its strict error advises for a status, not for a membership type.
+func TestUnknownStatusSaysHowManyHoldIt(t *testing.T) {
+	t.Parallel()
+	status := int64(999)
+	ws := unknownStatusWarnings(&status, 209)
+	if len(ws) != 1 {
+		t.Fatalf("%d warnings", len(ws))
+	}
+	_, detail, isError := ws[0].text(true)
+	want := "status = 999 is not a status code the API documents (the known codes are " + knownStatusCodes() + "); the API returned 209 memberships with status 999. " +
+		"strict_filters is on, so the read failed. If 999 is a code the API has added, set strict_filters = false on this data source to read it; otherwise correct it."
+	if !isError || detail != want {
+		t.Fatalf("strict: %v\n got %s\nwant %s", isError, detail, want)
+	}
+	if _, warning, _ := ws[0].text(false); !strings.Contains(warning, "the API returned 209 memberships with status 999") {
+		t.Fatalf("the warning does not say how many hold it: %s", warning)
+	}
+}
