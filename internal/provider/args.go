@@ -79,7 +79,7 @@ func intArg[S any](sp intSpec, field func(*S) **int64) attr {
 	// A Terraform number the provider checks (wholeNumber), not the
 	// framework's Int64, which blames the provider for a fraction.
 	a := asArg(num(sp.name, "", func(s *S) *int64 { return *field(s) }),
-		schema.NumberAttribute{Optional: true, Computed: sp.def != nil, Description: desc,
+		schema.NumberAttribute{Optional: true, Computed: sp.def != nil, Description: desc, MarkdownDescription: markdown(desc),
 			Validators: []validator.Number{wholeNumber{min: sp.min, max: sp.max}}})
 	a.parse = func(args arguments, state any) error {
 		n, err := args.int64Value(sp)
@@ -111,7 +111,7 @@ func (a arguments) int64Value(sp intSpec) (*int64, error) {
 // boolArg declares an optional bool with a default, written to state.
 func boolArg[S any](name, desc string, def bool, field func(*S) **bool) attr {
 	a := asArg(boolean(name, "", func(s *S) *bool { return *field(s) }),
-		schema.BoolAttribute{Optional: true, Computed: true, Description: desc + " Default " + strconv.FormatBool(def) + "."})
+		schema.BoolAttribute{Optional: true, Computed: true, Description: desc + " Default " + strconv.FormatBool(def) + ".", MarkdownDescription: markdown(desc + " Default " + strconv.FormatBool(def) + ".")})
 	a.parse = func(args arguments, state any) error {
 		b, err := args.boolValue(name, def)
 		*field(parentAs[S](state)) = b
@@ -136,7 +136,7 @@ func (a arguments) boolValue(name string, def bool) (*bool, error) {
 // and nil in *field(state), when unset.
 func optBoolArg[S any](name, desc string, field func(*S) **bool) attr {
 	a := asArg(boolean(name, "", func(s *S) *bool { return *field(s) }),
-		schema.BoolAttribute{Optional: true, Description: desc})
+		schema.BoolAttribute{Optional: true, Description: desc, MarkdownDescription: markdown(desc)})
 	a.parse = func(args arguments, state any) error {
 		v, ok, err := args.set(name)
 		if err != nil || !ok {
@@ -156,7 +156,7 @@ func optBoolArg[S any](name, desc string, field func(*S) **bool) attr {
 // *field(state) when unset.
 func strArg[S any](name, desc string, field func(*S) **string, validators ...validator.String) attr {
 	a := asArg(str(name, "", func(s *S) *string { return *field(s) }),
-		schema.StringAttribute{Optional: true, Description: desc, Validators: validators})
+		schema.StringAttribute{Optional: true, Description: desc, MarkdownDescription: markdown(desc), Validators: validators})
 	a.parse = func(args arguments, state any) error {
 		v, ok, err := args.set(name)
 		if err != nil || !ok {
@@ -184,7 +184,7 @@ func (v stringsValue) get() ([]*string, bool) { return v.values, v.set }
 // stringSetArg declares an optional set of strings.
 func stringSetArg[S any](name, desc string, field func(*S) *stringsValue, validators ...validator.Set) attr {
 	a := asArg(strSet(name, "", func(s *S) ([]*string, bool) { return field(s).get() }),
-		schema.SetAttribute{Optional: true, ElementType: types.StringType, Description: desc, Validators: validators})
+		schema.SetAttribute{Optional: true, ElementType: types.StringType, Description: desc, MarkdownDescription: markdown(desc), Validators: validators})
 	a.parse = parseStrings(name, field, nil)
 	return a
 }
@@ -193,7 +193,7 @@ func stringSetArg[S any](name, desc string, field func(*S) *stringsValue, valida
 // derives more from it once it is parsed (set or not).
 func stringListArg[S any](name, desc string, field func(*S) *stringsValue, then func(*S) error, validators ...validator.List) attr {
 	a := asArg(strList(name, "", func(s *S) ([]*string, bool) { return field(s).get() }),
-		schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: desc, Validators: validators})
+		schema.ListAttribute{Optional: true, ElementType: types.StringType, Description: desc, MarkdownDescription: markdown(desc), Validators: validators})
 	a.parse = parseStrings(name, field, then)
 	return a
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"strings"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -29,27 +31,36 @@ func frameworkBlocks(attrs []attr) map[string]schema.Block {
 	return out
 }
 
+// markdown is desc as a MarkdownDescription when it holds Markdown (a
+// backtick), so editors render it; "" leaves the plain Description alone.
+func markdown(desc string) string {
+	if strings.Contains(desc, "`") {
+		return desc
+	}
+	return ""
+}
+
 func frameworkAttribute(a attr) schema.Attribute {
 	if a.arg != nil {
 		return a.arg
 	}
 	switch a.kind {
 	case kindString:
-		return schema.StringAttribute{Computed: true, Description: a.desc}
+		return schema.StringAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
 	case kindInt:
-		return schema.Int64Attribute{Computed: true, Description: a.desc}
+		return schema.Int64Attribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
 	case kindBool:
-		return schema.BoolAttribute{Computed: true, Description: a.desc}
+		return schema.BoolAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
 	case kindStringList:
-		return schema.ListAttribute{Computed: true, Description: a.desc, ElementType: types.StringType}
+		return schema.ListAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), ElementType: types.StringType}
 	case kindStringSet:
-		return schema.SetAttribute{Computed: true, Description: a.desc, ElementType: types.StringType}
+		return schema.SetAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), ElementType: types.StringType}
 	case kindDynamic:
-		return schema.DynamicAttribute{Computed: true, Description: a.desc}
+		return schema.DynamicAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
 	case kindObject:
-		return schema.SingleNestedAttribute{Computed: true, Description: a.desc, Attributes: frameworkAttributes(a.children)}
+		return schema.SingleNestedAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), Attributes: frameworkAttributes(a.children)}
 	case kindObjectList:
-		return schema.ListNestedAttribute{Computed: true, Description: a.desc,
+		return schema.ListNestedAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc),
 			NestedObject: schema.NestedAttributeObject{Attributes: frameworkAttributes(a.children)}}
 	}
 	panic("unknown attribute kind")

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
@@ -186,5 +188,44 @@ func TestAndList(t *testing.T) {
 		if got := andList(names); got != want {
 			t.Errorf("andList(%q) = %q, want %q", names, got, want)
 		}
+	}
+}
+
+// Every description that holds Markdown (a backtick) is served as
+// Markdown, so editors render it instead of showing raw backticks; the
+// others stay plain. (terraform providers schema -json showed 71 such
+// descriptions as "plain".)
+func TestMarkdownDescriptionsAreMarkdown(t *testing.T) {
+	t.Parallel()
+	resp, err := NewServer(context.Background(), "test")().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]*tfprotov6.Schema{"provider": resp.Provider}
+	for name, s := range resp.DataSourceSchemas {
+		schemas[name] = s
+	}
+	checked := 0
+	var walk func(where string, attrs []*tfprotov6.SchemaAttribute, blocks []*tfprotov6.SchemaNestedBlock)
+	walk = func(where string, attrs []*tfprotov6.SchemaAttribute, blocks []*tfprotov6.SchemaNestedBlock) {
+		for _, a := range attrs {
+			if md := strings.Contains(a.Description, "`"); md != (a.DescriptionKind == tfprotov6.StringKindMarkdown) {
+				t.Errorf("%s.%s: kind %v for %q", where, a.Name, a.DescriptionKind, a.Description)
+			} else if md {
+				checked++
+			}
+			if a.NestedType != nil {
+				walk(where+"."+a.Name, a.NestedType.Attributes, nil)
+			}
+		}
+		for _, b := range blocks {
+			walk(where+"."+b.TypeName, b.Block.Attributes, b.Block.BlockTypes)
+		}
+	}
+	for name, s := range schemas {
+		walk(name, s.Block.Attributes, s.Block.BlockTypes)
+	}
+	if checked < 50 {
+		t.Fatalf("only %d Markdown descriptions checked: the walk misses attributes", checked)
 	}
 }

@@ -77,7 +77,7 @@ func stringSetting(sp stringSpec) setting {
 		validators = append([]validator.String{stringvalidator.LengthAtLeast(1)}, validators...)
 	}
 	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns,
-		attribute: schema.StringAttribute{Optional: true, Sensitive: sp.sensitive, Description: desc, Validators: validators}}
+		attribute: schema.StringAttribute{Optional: true, Sensitive: sp.sensitive, Description: desc, MarkdownDescription: markdown(desc), Validators: validators}}
 	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
 		var str string
 		if !v.IsNull() {
@@ -123,7 +123,7 @@ func intSetting(sp intSettingSpec) setting {
 		desc += fmt.Sprintf(" Defaults to the `%s` environment variable.", sp.env)
 	}
 	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
-		Description: desc, Validators: []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
+		Description: desc, MarkdownDescription: markdown(desc), Validators: []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
 	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
 		name := sp.name
 		if fromEnv {
@@ -165,7 +165,7 @@ func invalidSetting(name string, err error) *settingError {
 // one duration rule of the provider (parseTimeout, durationValidator).
 func durationSetting(name string, def time.Duration, concerns client.Setting, desc string, use func(time.Duration, *configuration)) setting {
 	s := setting{name: name, concerns: concerns, attribute: schema.StringAttribute{Optional: true,
-		Description: desc + " Default " + seconds(def) + ".", Validators: []validator.String{durationValidator{}}}}
+		Description: desc + " Default " + seconds(def) + ".", MarkdownDescription: markdown(desc + " Default " + seconds(def) + "."), Validators: []validator.String{durationValidator{}}}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
 		d := def
 		if !v.IsNull() {
@@ -189,7 +189,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("`%ds`", int64(d/time.
 
 // boolSetting declares a bool with a default.
 func boolSetting(name string, def bool, desc string, use func(bool, *configuration)) setting {
-	s := setting{name: name, attribute: schema.BoolAttribute{Optional: true, Description: desc + " Default " + strconv.FormatBool(def) + "."}}
+	s := setting{name: name, attribute: schema.BoolAttribute{Optional: true, Description: desc + " Default " + strconv.FormatBool(def) + ".", MarkdownDescription: markdown(desc + " Default " + strconv.FormatBool(def) + ".")}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
 		b, err := argumentOf(name, v).boolValue(name, def)
 		if err != nil {
@@ -216,11 +216,11 @@ func endpointPathsSetting() setting {
 	// A map, not an object: Terraform converts an object literal to an
 	// object type by dropping the attributes the type lacks, so a typo
 	// ({ group = "/x" }) would never reach the provider.
+	desc := "Overrides of the endpoint paths, relative to `base_url`, by endpoint: " + andList(defaults) +
+		". The API specification shows the full paths of " + andList(shown) + " only; the " + andList(assumed) +
+		" defaults are an assumption. A key that names no endpoint is refused."
 	s := setting{name: "endpoint_paths", concerns: client.SettingPath(""), attribute: schema.MapAttribute{
-		Optional: true, ElementType: types.StringType,
-		Description: "Overrides of the endpoint paths, relative to `base_url`, by endpoint: " + andList(defaults) +
-			". The API specification shows the full paths of " + andList(shown) + " only; the " + andList(assumed) +
-			" defaults are an assumption. A key that names no endpoint is refused.",
+		Optional: true, ElementType: types.StringType, Description: desc, MarkdownDescription: markdown(desc),
 		Validators: []validator.Map{endpointPathsValidator{}},
 	}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {

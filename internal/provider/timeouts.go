@@ -67,6 +67,7 @@ func readTimeoutBlock(desc string) schema.Block {
 		panic("terraform-plugin-framework-timeouts: timeouts.read is no longer a StringAttribute")
 	}
 	read.Validators = []validator.String{durationValidator{}}
+	read.MarkdownDescription = markdown(read.Description)
 	b.Attributes["read"] = read
 	return b
 }
