@@ -1,9 +1,11 @@
 # Grant access only while the membership is active: an e-mail from your
 # identity provider, looked up among active memberships (status 100). A
-# person who is not (or no longer) an active member is found = false.
+# person who is not (or no longer) an active member is found = false. The
+# defaults are members of joinit-sandbox's demo organization, so the example
+# plans against it as it is.
 variable "contractor_email" {
   type    = string
-  default = "ana@example.com"
+  default = "nadia.okafor203@example.com"
 }
 
 data "joinit_membership" "contractor" {
@@ -24,7 +26,7 @@ resource "terraform_data" "contractor_access" {
 # in the same configuration).
 variable "on_call_emails" {
   type    = set(string)
-  default = ["ana@example.com", "bo@example.com"]
+  default = ["nadia.okafor203@example.com", "bo@example.com"]
 }
 
 data "joinit_membership" "on_call" {
