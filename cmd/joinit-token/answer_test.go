@@ -36,7 +36,7 @@ func TestTokenAnswerOfTheWrongShapeNamesTheFieldNotTheValue(t *testing.T) {
 				fmt.Fprint(w, tc.body)
 			}))
 			t.Cleanup(srv.Close)
-			c := &config{authURL: srv.URL, clientID: testClientID, redirectRaw: "http://127.0.0.1:8910/callback"}
+			c := &config{authorizeURL: srv.URL + authorizePath, tokenURLs: []string{srv.URL + tokenPath, srv.URL + legacyTokenPath}, clientID: testClientID, redirectRaw: "http://127.0.0.1:8910/callback"}
 			_, err := exchangeCode(context.Background(), srv.Client(), c, secret, "the-code", "the-verifier", func(string, ...any) {})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to say %q", err, tc.want)

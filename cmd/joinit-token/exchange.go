@@ -34,7 +34,7 @@ func oauthConfig(c *config, secret, tokenURL string) *oauth2.Config {
 		ClientSecret: secret,
 		RedirectURL:  c.redirectRaw,
 		Endpoint: oauth2.Endpoint{
-			AuthURL:   c.authURL + authorizePath,
+			AuthURL:   c.authorizeURL,
 			TokenURL:  tokenURL,
 			AuthStyle: oauth2.AuthStyleAutoDetect,
 		},
@@ -49,12 +49,11 @@ type exchanged struct {
 }
 
 // exchangeCode trades the code, with the PKCE verifier its challenge was
-// made from, for a token at /oauth2/token, and at /oauth/token when the
-// first answers 404. note receives progress lines.
+// made from, for a token at the first of c.tokenURLs, and at the next when
+// one answers 404. note receives progress lines.
 func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code, verifier string, note func(string, ...any)) (exchanged, error) {
 	var err error
-	for _, path := range []string{tokenPath, legacyTokenPath} {
-		tokenURL := c.authURL + path
+	for i, tokenURL := range c.tokenURLs {
 		rec := &styleRecorder{base: hc.Transport}
 		ctx := context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec, Timeout: hc.Timeout, CheckRedirect: refuseTokenRedirect})
 		var tok *oauth2.Token
@@ -65,16 +64,16 @@ func exchangeCode(ctx context.Context, hc *http.Client, c *config, secret, code,
 		if problem := rec.answerProblem(); problem != "" {
 			err = &unusableAnswer{problem: problem}
 		}
-		if statusOf(err) != http.StatusNotFound {
+		if statusOf(err) != http.StatusNotFound || i+1 == len(c.tokenURLs) {
 			break
 		}
-		note("%s answered 404; trying %s", tokenURL, c.authURL+legacyTokenPath)
+		note("%s answered 404; trying %s", tokenURL, c.tokenURLs[i+1])
 	}
 	return exchanged{}, exchangeFailure(ctx, err, flowSecrets(c.clientID, secret, code, verifier))
 }
 
 // errTokenRedirect is a token endpoint that answered with a redirect.
-var errTokenRedirect = errors.New("the token endpoint answered with a redirect; it is not followed, since following it would send the client secret and the code to another address: use the final address as -auth-url")
+var errTokenRedirect = errors.New("the token endpoint answered with a redirect; it is not followed, since following it would send the client secret and the code to another address: use the final address as -token-url")
 
 // refuseTokenRedirect keeps a token request, which carries the client
 // secret, from being sent on to wherever a redirect points.

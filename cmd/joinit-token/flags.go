@@ -25,15 +25,19 @@ client secret, registered with a redirect URI. This command:
     refused (RFC 8252 §8.3): it can resolve to both 127.0.0.1 and ::1, and
     another user of this machine listening on the address this command
     does not could receive the code;
- 2. prints the authorize URL ({auth-url}/oauth2/authorize with
+ 2. prints the authorize URL (-authorize-url, by default the service's
+    https://app.joinit.com/oauth2/authorize, with
     response_type=code, client_id, redirect_uri, a random state and a PKCE
     code_challenge, S256) on its own line of standard error, and opens a
     browser on it (not with -no-browser: then open it yourself, or follow
     it with curl -L);
  3. when the service redirects back with this run's state, exchanges the
     code, with its PKCE code_verifier, for a token
-    (grant_type=authorization_code) at {auth-url}/oauth2/token, or at
-    {auth-url}/oauth/token if that answers 404, with the client credentials
+    (grant_type=authorization_code) at -token-url, by default the
+    service's https://app.joinitapi.com/oauth2/token (it authorizes on one
+    host and issues tokens on another); with -auth-url, one address serving
+    both (a sandbox), at {auth-url}/oauth2/token, or {auth-url}/oauth/token
+    if that answers 404. The client credentials go
     in the Authorization header or, if refused, as form fields (the API
     documentation shows both); it says which endpoint and style worked. A
     callback with a wrong or missing state is answered 400 and ignored: the
@@ -41,7 +45,7 @@ client secret, registered with a redirect URI. This command:
  4. writes the access token to -out (mode 0600, replaced atomically) or,
     without -out, to standard output alone:
 
-        export JOINIT_ACCESS_TOKEN=$(joinit-token -auth-url ... )
+        export JOINIT_ACCESS_TOKEN=$(joinit-token -client-id ... -redirect-uri ...)
 
     -out is checked before the flow: a directory, or a file of another
     user, is refused. If writing it still fails at the end, the token is
@@ -73,21 +77,24 @@ Exit codes:
   7  cannot listen on the redirect URI (its port is already in use)
   8  the auth URL or its token endpoint cannot be reached (DNS, refused, TLS)
 
-Usage: joinit-token -auth-url URL -client-id ID -redirect-uri http://127.0.0.1:PORT/callback [-out FILE] [-no-browser] [-timeout 5m]
+Usage: joinit-token -client-id ID -redirect-uri http://127.0.0.1:PORT/callback [-authorize-url URL -token-url URL | -auth-url URL] [-out FILE] [-no-browser] [-timeout 5m]
 
 Flags:
 `
 
 // config is the parsed, checked command line.
 type config struct {
-	authURL     string // no trailing slash
-	clientID    string
-	redirect    *url.URL // http, loopback, with a port
-	out         string
-	noBrowser   bool
-	timeout     time.Duration
-	redirectRaw string // exactly as given: it must match the registered one
-	version     bool   // print the version and exit
+	// authorizeURL is the authorize page; tokenURLs the token endpoints,
+	// tried in order while one answers 404 (two under -auth-url).
+	authorizeURL string
+	tokenURLs    []string
+	clientID     string
+	redirect     *url.URL // http, loopback, with a port
+	out          string
+	noBrowser    bool
+	timeout      time.Duration
+	redirectRaw  string // exactly as given: it must match the registered one
+	version      bool   // print the version and exit
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -98,7 +105,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&c.authURL, "auth-url", "", "the service's auth `URL`; /oauth2/authorize and the token endpoints are under it (https, or http on a loopback host)")
+	authURL := fs.String("auth-url", "", "one `URL` serving both (a sandbox): {URL}/oauth2/authorize, and {URL}/oauth2/token or, if that answers 404, {URL}/oauth/token; in place of -authorize-url and -token-url")
+	fs.StringVar(&c.authorizeURL, "authorize-url", defaultAuthorizeURL, "the service's authorize page `URL` (the service authorizes on another host than it issues tokens)")
+	token := fs.String("token-url", defaultTokenURL, "the service's token endpoint `URL`")
 	fs.StringVar(&c.clientID, "client-id", "", "the application key (client `id`) the operator issued")
 	fs.StringVar(&c.redirectRaw, "redirect-uri", "", "the registered redirect `URI`, http://127.0.0.1:PORT/callback (or http://[::1]:PORT/...; not localhost): this command listens there")
 	fs.StringVar(&c.out, "out", "", "write the access token to this `file` (mode 0600, replaced atomically) instead of standard output")
@@ -120,33 +129,69 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if c.timeout <= 0 {
 		return nil, errors.New("-timeout must be positive")
 	}
-	var err error
-	if c.authURL, err = checkAuthURL(c.authURL); err != nil {
+	if err := c.endpoints(fs, *authURL, *token); err != nil {
 		return nil, err
 	}
+	var err error
 	if c.redirect, err = checkRedirectURI(c.redirectRaw); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
+// The service's two hosts (shared/spec/public-facts.md, "Hosts"): it
+// authorizes at app.joinit.com and issues tokens at app.joinitapi.com.
+const (
+	defaultAuthorizeURL = "https://app.joinit.com/oauth2/authorize"
+	defaultTokenURL     = "https://app.joinitapi.com/oauth2/token"
+)
+
+// endpoints sets the authorize and token URLs: from -auth-url when given
+// (one host serving both), else from -authorize-url and -token-url.
+func (c *config) endpoints(fs *flag.FlagSet, authURL, tokenURL string) error {
+	var err error
+	if authURL != "" {
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "authorize-url" || f.Name == "token-url" {
+				err = fmt.Errorf("-auth-url stands for -authorize-url and -token-url: give it, or them, not both")
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if authURL, err = checkAuthURL("-auth-url", authURL); err != nil {
+			return err
+		}
+		c.authorizeURL = authURL + authorizePath
+		c.tokenURLs = []string{authURL + tokenPath, authURL + legacyTokenPath}
+		return nil
+	}
+	if c.authorizeURL, err = checkAuthURL("-authorize-url", c.authorizeURL); err != nil {
+		return err
+	}
+	if tokenURL, err = checkAuthURL("-token-url", tokenURL); err != nil {
+		return err
+	}
+	c.tokenURLs = []string{tokenURL}
+	return nil
+}
+
 // checkAuthURL wants https, or http on a loopback host only, like the
 // provider's base_url: the token endpoint receives the client secret. Its
-// errors name the URL by scheme and host only.
-func checkAuthURL(raw string) (string, error) {
-	if raw == "" {
-		return "", errors.New("-auth-url is required (see -h)")
-	}
+// errors name the flag, and the URL by scheme and host only.
+func checkAuthURL(flagName, raw string) (string, error) {
 	u, err := url.Parse(raw)
 	switch {
+	case raw == "":
+		return "", fmt.Errorf("%s is empty (see -h)", flagName)
 	case err != nil:
-		return "", errors.New("-auth-url is not a valid URL")
+		return "", fmt.Errorf("%s is not a valid URL", flagName)
 	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
-		return "", errors.New("-auth-url must be an absolute https URL")
+		return "", fmt.Errorf("%s must be an absolute https URL", flagName)
 	case u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()):
-		return "", fmt.Errorf("-auth-url %s://%s uses http: only https is allowed, except on a loopback host (localhost only when it resolves to loopback addresses alone), so the client secret never crosses a network in clear text", u.Scheme, u.Host)
+		return "", fmt.Errorf("%s %s://%s uses http: only https is allowed, except on a loopback host (localhost only when it resolves to loopback addresses alone), so the client secret never crosses a network in clear text", flagName, u.Scheme, u.Host)
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
-		return "", fmt.Errorf("-auth-url %s://%s must not carry credentials, a query or a fragment", u.Scheme, u.Host)
+		return "", fmt.Errorf("%s %s://%s must not carry credentials, a query or a fragment", flagName, u.Scheme, u.Host)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }

@@ -72,7 +72,7 @@ func (e env) flow(ctx context.Context, c *config, secret string, stdout, stderr 
 		}
 	}
 	hc := &http.Client{Timeout: httpTimeout}
-	if err := checkReachable(ctx, hc, c.authURL+authorizePath); err != nil {
+	if err := checkReachable(ctx, hc, c.authorizeURL); err != nil {
 		return err
 	}
 	ln, err := listenRedirect(c)

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
-
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // TestFlowGetsAcceptedToken runs the whole flow against the sandbox on each
@@ -342,4 +342,45 @@ func approvingAuthServer(t *testing.T, token http.HandlerFunc) *httptest.Server 
 	}))
 	t.Cleanup(auth.Close)
 	return auth
+}
+
+// The service authorizes on one host and issues tokens on another
+// (app.joinit.com, app.joinitapi.com): with -authorize-url and -token-url
+// on two addresses, the code got at the first is exchanged at the second,
+// and the second only. Here the token address is a proxy of its own
+// before the sandbox, which counts what it is asked.
+func TestFlowAuthorizeAndTokenOnTwoAddresses(t *testing.T) {
+	t.Parallel()
+	base := startSandbox(t, sandbox.OAuthOptions{})
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var asked []string
+	proxy := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }} // Host too: the sandbox answers only its own
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(tokens.Close)
+	r := start(t, testEnv(t, testSecret), "-authorize-url", base+"/oauth2/authorize", "-token-url", tokens.URL+"/oauth2/token",
+		"-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
+	browse(t, r.authorizeURL(t, base))
+	if code := r.exitCode(t); code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, r.stderr.String())
+	}
+	if s := apiStatus(t, base, strings.TrimSpace(r.stdout.String())); s != http.StatusOK {
+		t.Errorf("the sandbox answered %d to the token", s)
+	}
+	if !strings.Contains(r.stderr.String(), tokens.URL+"/oauth2/token accepted the code") {
+		t.Errorf("stderr does not name the token address:\n%s", r.stderr.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 || asked[0] != "POST /oauth2/token" {
+		t.Errorf("the token address was asked %v, want one POST /oauth2/token", asked)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,8 +60,25 @@ func TestFlagsRefuse(t *testing.T) {
 		return a
 	}
 	c, err := parseFlags(args(nil), io.Discard)
-	if err != nil || c.authURL != "https://auth.example.com" || c.redirect.Port() != "8910" {
+	if err != nil || c.authorizeURL != "https://auth.example.com/oauth2/authorize" || c.redirect.Port() != "8910" ||
+		!slices.Equal(c.tokenURLs, []string{"https://auth.example.com/oauth2/token", "https://auth.example.com/oauth/token"}) {
 		t.Fatalf("good flags: %+v, %v", c, err)
+	}
+	// Without -auth-url, the service's two hosts: it authorizes on one and
+	// issues tokens on the other.
+	c, err = parseFlags(args(map[string]string{"-auth-url": ""}), io.Discard)
+	if err != nil || c.authorizeURL != "https://app.joinit.com/oauth2/authorize" || !slices.Equal(c.tokenURLs, []string{"https://app.joinitapi.com/oauth2/token"}) {
+		t.Fatalf("default endpoints: %+v, %v", c, err)
+	}
+	for flags, want := range map[string]string{
+		"-auth-url https://auth.example.com -token-url https://t.example.com/token": "give it, or them, not both",
+		"-token-url http://t.example.com/token":                                     "-token-url http://t.example.com uses http",
+		"-authorize-url https://a.example.com/authorize?x=1":                        "-authorize-url https://a.example.com must not carry",
+	} {
+		_, err := parseFlags(append(args(map[string]string{"-auth-url": ""}), strings.Fields(flags)...), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", flags, err, want)
+		}
 	}
 	if _, err := parseFlags(args(map[string]string{"-auth-url": "http://localhost:8080"}), io.Discard); err != nil {
 		t.Errorf("http on loopback refused: %v", err)
@@ -69,7 +87,6 @@ func TestFlagsRefuse(t *testing.T) {
 		"http auth URL off loopback": {"-auth-url": "http://auth.example.com"},
 		"auth URL with a query":      {"-auth-url": "https://auth.example.com/?a=b"},
 		"auth URL not absolute":      {"-auth-url": "auth.example.com"},
-		"no auth URL":                {"-auth-url": ""},
 		"no client id":               {"-client-id": ""},
 		"https redirect":             {"-redirect-uri": "https://127.0.0.1:8910/callback"},
 		"remote redirect":            {"-redirect-uri": "http://example.com:8910/callback"},
