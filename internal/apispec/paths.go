@@ -10,6 +10,10 @@ const (
 	EndpointPayments    = "payments"
 	EndpointGroups      = "groups"
 	EndpointOrgMetrics  = "org_metrics"
+	// EndpointMembershipTypes is the list of membership types. Its object
+	// is documented publicly, its list's path is not: the default is an
+	// assumption of the same shape as the others.
+	EndpointMembershipTypes = "membership_types"
 )
 
 // Endpoint is one list endpoint of the API.
@@ -40,6 +44,7 @@ var Endpoints = [...]Endpoint{
 	{Name: EndpointPayments, DefaultPath: "/api/v1/organizations/me/payments", Alternate: "/payments", Paging: CountPaging},
 	{Name: EndpointGroups, DefaultPath: "/api/v1/organizations/me/groups", Alternate: "/groups", Paging: CountPaging},
 	{Name: EndpointOrgMetrics, DefaultPath: "/api/v1/organizations/me/org_metrics", Shown: true, Paging: LimitPaging},
+	{Name: EndpointMembershipTypes, DefaultPath: "/api/v1/organizations/me/membership_types", Paging: CountPaging},
 }
 
 // Lookup returns the endpoint of that name; it panics for a name no row

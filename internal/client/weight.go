@@ -53,6 +53,7 @@ var (
 	profileFields      = int64(len(pagejson.FieldIndex(reflect.TypeFor[Profile]())))
 	customAnswerFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[CustomAnswer]())))
 	paymentLineFields  = int64(len(pagejson.FieldIndex(reflect.TypeFor[PaymentLine]())))
+	priceFields        = int64(len(pagejson.FieldIndex(reflect.TypeFor[Price]())))
 )
 
 func (m *Membership) weigh() (nested, text int64) {
@@ -90,6 +91,15 @@ func (p *Payment) weigh() (nested, text int64) {
 			nested += 1 + paymentLineFields
 			text += textOf(l.ID, l.Description)
 		}
+	}
+	return nested, text
+}
+
+func (m *MembershipType) weigh() (nested, text int64) {
+	text = textOf(m.ID, m.OrganizationID, m.MembershipName, m.Description, m.DurationIntervalType, m.DurationDisplay, m.RegistrationType) + int64(len(m.RawJSON))
+	if p := m.Price; p != nil {
+		nested = priceFields
+		text += textOf(p.Currency, p.Display, p.Type)
 	}
 	return nested, text
 }

@@ -251,7 +251,7 @@ data "joinit_groups" "g" {}
 			step(`endpoint_paths = { groups = "groups?x=1" }`, `(?s)Invalid endpoint_paths.groups.*the\s+groups\s+endpoint\s+path\s+"groups\?x=1"\s+must\s+start\s+with\s+/`),
 			// A key that names no endpoint is refused, not dropped (an object
 			// type would drop it before the provider saw it).
-			step(`endpoint_paths = { group = "/x" }`, `(?s)Invalid endpoint_paths key.*endpoint_paths\s+has\s+no\s+endpoint\s+"group":\s+the\s+endpoints\s+are\s+"memberships",\s+"payments",\s+"groups"\s+and\s+"org_metrics".\s+Did\s+you\s+mean\s+"groups"\?`),
+			step(`endpoint_paths = { group = "/x" }`, `(?s)Invalid endpoint_paths key.*endpoint_paths\s+has\s+no\s+endpoint\s+"group":\s+the\s+endpoints\s+are\s+"memberships",\s+"payments",\s+"groups",\s+"org_metrics"\s+and\s+"membership_types".\s+Did\s+you\s+mean\s+"groups"\?`),
 			// The rule the client applies, at validation: a URL is refused there too.
 			step(`endpoint_paths = { payments = "/https://evil.example/payments" }`, `(?s)Invalid endpoint_paths.payments.*must\s+be\s+a\s+path,\s+not\s+a\s+URL`),
 		},
