@@ -37,8 +37,8 @@ func (e *TokenInRecordError) Error() string {
 
 // tokenGuard checks the records of one read pass.
 type tokenGuard[T any] struct {
-	token    string
-	needles  [][]byte // the starts of the token's spellings, each once
+	spelled  []string // the token's spellings (redact.Spellings), made once a pass; none for a token too short to guard
+	needles  [][]byte // their starts, each once
 	endpoint string
 	seen     int
 	first    *TokenInRecordError
@@ -47,8 +47,8 @@ type tokenGuard[T any] struct {
 func newTokenGuard[T any](token, endpoint string) *tokenGuard[T] {
 	g := &tokenGuard[T]{endpoint: endpoint}
 	if len(token) >= redact.MinLength {
-		g.token = token
-		for _, f := range redact.Spellings(token) {
+		g.spelled = redact.Spellings(token)
+		for _, f := range g.spelled {
 			if n := []byte(f[:min(len(f), redact.MinRun)]); !slices.ContainsFunc(g.needles, func(m []byte) bool { return bytes.Equal(m, n) }) {
 				g.needles = append(g.needles, n)
 			}
@@ -64,15 +64,15 @@ func newTokenGuard[T any](token, endpoint string) *tokenGuard[T] {
 // its time.
 func (g *tokenGuard[T]) See(rec *T, raw []byte) {
 	g.seen++
-	if g.token == "" || g.first != nil {
+	if g.spelled == nil || g.first != nil {
 		return
 	}
 	// A \u escape may spell any character of the token (a .NET server
 	// writes + as \u002B): its decoded values are then looked at too.
-	if raw != nil && !bytes.Contains(raw, []byte(`\u`)) && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
+	if raw != nil && !bytes.Contains(raw, unicodeEscape) && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
 		return
 	}
-	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.token, ""); ok {
+	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.spelled, ""); ok {
 		g.first = &TokenInRecordError{Endpoint: g.endpoint, Record: g.seen, Field: field}
 	}
 }
@@ -84,21 +84,21 @@ func (g *tokenGuard[T]) Err() error {
 	return g.first
 }
 
-// tokenField finds the first string of v holding token, and names it by
+// tokenField finds the first string of v holding a spelling of the token, and names it by
 // its JSON path from prefix; the raw JSON kept of a record (a field tagged
 // "-") is named "raw JSON".
-func tokenField(v reflect.Value, token, prefix string) (string, bool) {
+func tokenField(v reflect.Value, spelled []string, prefix string) (string, bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return "", false
 		}
-		return tokenField(v.Elem(), token, prefix)
+		return tokenField(v.Elem(), spelled, prefix)
 	case reflect.String:
-		return prefix, redact.Holds(v.String(), token)
+		return prefix, slices.ContainsFunc(spelled, func(f string) bool { return strings.Contains(v.String(), f) })
 	case reflect.Slice:
 		for i := range v.Len() {
-			if f, ok := tokenField(v.Index(i), token, fmt.Sprintf("%s[%d]", prefix, i)); ok {
+			if f, ok := tokenField(v.Index(i), spelled, fmt.Sprintf("%s[%d]", prefix, i)); ok {
 				return f, true
 			}
 		}
@@ -116,13 +116,16 @@ func tokenField(v reflect.Value, token, prefix string) (string, bool) {
 			case "":
 				name = sf.Name
 			}
-			if f, ok := tokenField(v.Field(i), token, joinPath(prefix, name)); ok {
+			if f, ok := tokenField(v.Field(i), spelled, joinPath(prefix, name)); ok {
 				return f, true
 			}
 		}
 	}
 	return "", false
 }
+
+// unicodeEscape starts a JSON \u escape.
+var unicodeEscape = []byte(`\u`)
 
 func joinPath(prefix, name string) string {
 	if prefix == "" {
