@@ -1,10 +1,6 @@
 package paging
 
-import (
-	"golang.org/x/sync/errgroup"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
-)
+import "github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 
 // The end of a count-style read: the closing check of page 1 after a
 // concurrent read, and what the pages past the end say.
@@ -17,39 +13,8 @@ import (
 // then the read starts again, one page at a time. Records inserted
 // further down the list cannot be noticed this way (see the paging docs).
 func (r *countReader[T, PT]) checkPageOneUnchanged() error {
-	if f := r.front; f != nil {
-		return r.firstPageAgain(f.p, f.err, "")
-	}
 	again, err := r.ask(r.ctx, 1)
 	return r.firstPageAgain(again, err, "")
-}
-
-// pageOneCheck is page 1 asked again when a page at claimed the end.
-type pageOneCheck[T any] struct {
-	at  int
-	p   decodedPage[T]
-	err error
-}
-
-// withClosingCheck runs confirm, what the end claimed at page needs, and
-// in a concurrent read asks the closing check of page 1 beside it: every
-// page before the end has been served, which is all the check needs, and
-// the two then share a round trip. step drops the check when records come
-// after it.
-func (r *countReader[T, PT]) withClosingCheck(page int, confirm func()) {
-	if !r.concurrent || page < 2 || r.front != nil {
-		confirm()
-		return
-	}
-	var g errgroup.Group
-	f := &pageOneCheck[T]{at: page}
-	g.Go(func() error {
-		f.p, f.err = r.ask(r.ctx, 1)
-		return nil
-	})
-	confirm()
-	_ = g.Wait()
-	r.front = f
 }
 
 // checkShortFirstPage runs when page 2 holds more records than page 1 did
