@@ -62,7 +62,7 @@ func New(cfg Config) (*Client, error) {
 			Base: base, Token: cfg.Token, UserAgent: cfg.UserAgent, Timeout: cfg.Timeout,
 			MaxRetries: cfg.MaxRetries, MaxConcurrency: cfg.MaxConcurrency, MaxBodyBytes: cfg.MaxBodyBytes,
 			RetryWaitMin: cfg.RetryWaitMin, RetryWaitMax: cfg.RetryWaitMax, MaxRetryWait: cfg.MaxRetryWait,
-			Logger: cfg.Logger, Trace: cfg.Trace, Network: cfg.network, RootCAs: roots,
+			Logger: cfg.Logger, Network: cfg.network, RootCAs: roots,
 		}),
 		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswers(),
 		paths: newPathChoice(cfg.Paths, alternates),
@@ -93,10 +93,6 @@ type (
 	// Config.MaxBytes, MaxRecordValues, a page of more records than the
 	// budget).
 	BudgetError = failure.BudgetError
-	// TraceEvent is one moment in the life of a page request.
-	TraceEvent = transport.TraceEvent
-	// TraceMoment names a moment of a page request.
-	TraceMoment = transport.TraceMoment
 )
 
 // The settings errors name.
@@ -112,17 +108,10 @@ var (
 	SettingMaxValues      = failure.SettingMaxValues
 )
 
-// The bounds a BudgetError names, and the moments of a trace.
+// The bounds a BudgetError names.
 const (
 	OverValues = failure.OverValues
 	OverPage   = failure.OverPage
-
-	TraceQueued   = transport.TraceQueued
-	TraceSent     = transport.TraceSent
-	TraceAnswered = transport.TraceAnswered
-	TraceBytesIn  = transport.TraceBytesIn
-	TraceDecoded  = transport.TraceDecoded
-	TraceHanded   = transport.TraceHanded
 )
 
 // SettingPath is the path of one endpoint, Config.Paths[endpoint].

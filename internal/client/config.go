@@ -63,10 +63,6 @@ type Config struct {
 	Paths Paths
 	// Logger receives request and paging events; nil discards them.
 	Logger Logger
-	// Trace, when set, receives the moments of every page request
-	// (trace.go): joinit-bench draws a read's timeline from them. Nil in
-	// the provider.
-	Trace func(TraceEvent)
 	// CACertPEM, when set, holds PEM certificates of authorities trusted
 	// for the API's TLS besides the system's: a private CA, or a proxy
 	// that intercepts TLS.

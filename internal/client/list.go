@@ -115,7 +115,6 @@ func readToEnd[T any, PT interface {
 		},
 		Budget:  budgetOf[T, PT](c, only),
 		Answers: c.answers,
-		Handed:  func(page int) { c.transport.Handed(req.endpoint, page) },
 		Logger:  c.cfg.Logger,
 	}
 	var out listResult[T]

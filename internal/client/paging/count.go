@@ -170,7 +170,6 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 // page, a repeated page, what the page teaches of the server's page size,
 // the records kept, and what to fetch next.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
-	r.rd.handed(page)
 	if fetchErr != nil {
 		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
 			return pagePlan{}, r.refused(page, fetchErr)

@@ -94,7 +94,6 @@ func (m *limitReader[T, PT]) endsHere(page int, p limitPage[T]) bool {
 }
 
 func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pagePlan, error) {
-	m.rd.handed(page)
 	if fetchErr != nil {
 		return pagePlan{}, fetchErr
 	}

@@ -45,8 +45,6 @@ type Read[T any] struct {
 
 	// Answers are the run's believed answers, shared by every read of a client.
 	Answers *Answers
-	// Handed is told of each page as the rules take it, in page order.
-	Handed func(page int)
 	Logger Logger
 }
 
@@ -114,12 +112,6 @@ func (r *Read[T]) guard() Guard[T] {
 		return noGuard[T]{}
 	}
 	return r.NewGuard()
-}
-
-func (r *Read[T]) handed(page int) {
-	if r.Handed != nil {
-		r.Handed(page)
-	}
 }
 
 func (r *Read[T]) recycle(body []byte) {

@@ -3,17 +3,15 @@ package transport
 import "time"
 
 // attempts is what one page's request went through: the retry policy's
-// account, what the error that ends it reports, and the names its trace
-// and logs carry. Each request has its own, bound to its hooks and its
+// account, what the error that ends it reports, and the names its logs
+// carry. Each request has its own, bound to its hooks and its
 // transport stack (Transport.retrying, Transport.stack), which all run on
 // the request's goroutine.
 type attempts struct {
 	sent  int // attempts sent
 	start time.Time
-	// endpoint, page and request name the page request, for its trace.
 	endpoint string
 	page     int
-	request  uint64
 
 	charged int    // retries charged against MaxRetries
 	mark    uint64 // the client's successes at the request's last refusal for the rate
@@ -26,7 +24,7 @@ type attempts struct {
 func (t *Transport) newAttempts(r Request) *attempts {
 	return &attempts{
 		start: time.Now(), mark: t.successes.Load(),
-		endpoint: r.Endpoint, page: r.Page, request: t.requests.Add(1),
+		endpoint: r.Endpoint, page: r.Page,
 	}
 }
 

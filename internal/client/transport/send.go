@@ -22,7 +22,6 @@ type sendStage struct {
 
 func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 	t, a := s.t, s.a
-	t.trace(a, TraceQueued)
 	if err := t.inFlight.Acquire(req.Context(), 1); err != nil {
 		return nil, err
 	}
@@ -40,14 +39,12 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 			"url": t.shownURL(req.URL), "waited": waited.String(),
 		}))
 	}
-	t.trace(a, TraceSent)
 	resp, err := s.base.RoundTrip(req)
 	a.pausedFor = 0
 	if err != nil {
 		release()
 		return nil, err
 	}
-	t.trace(a, TraceAnswered)
 	switch {
 	case isRateLimit(resp):
 		t.pauseFor(a, req, resp)

@@ -47,8 +47,6 @@ type Config struct {
 	// Retry-After fails the request with a *RetryWaitError.
 	MaxRetryWait time.Duration
 	Logger       Logger
-	// Trace, when set, receives the moments of every page request.
-	Trace func(TraceEvent)
 	// RootCAs, when set, are the authorities trusted for TLS; nil is the
 	// system's.
 	RootCAs *x509.CertPool
@@ -77,8 +75,6 @@ type Transport struct {
 	inFlight  *semaphore.Weighted
 	successes atomic.Uint64
 	pause     *pauseGate
-	// requests numbers page requests, for the trace.
-	requests atomic.Uint64
 }
 
 // New builds a Transport; nothing is sent.
@@ -152,12 +148,10 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		if err != nil {
 			return err
 		}
-		t.trace(a, TraceBytesIn)
 		size = len(b)
 		if err := r.Accept(b); err != nil {
 			return &notAPageError{Status: resp.StatusCode, Err: err}
 		}
-		t.trace(a, TraceDecoded)
 		return nil
 	})
 
