@@ -12,15 +12,23 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
-// registryGuides is where the Registry serves the guides: links in docs/
-// must be absolute, since a relative one breaks everywhere but the Registry.
-const registryGuides = "https://registry.terraform.io/providers/joinit-community/joinit/latest/docs/guides/"
+// registryGuides are where the two registries serve the guides. Both show
+// a page at .../docs/<type>/<name>, so a link from one such page to
+// another is relative (../guides/<name>) and stays on the registry and
+// version it is read on; the index has no such place in common (the
+// Terraform Registry serves it at .../docs, the OpenTofu Registry at the
+// version's own address), so it links each guide on both.
+var registryGuides = []string{
+	"https://registry.terraform.io/providers/joinit-community/joinit/latest/docs/guides/",
+	"https://search.opentofu.org/provider/joinit-community/joinit/latest/docs/guides/",
+}
 
-// The generated docs link with Registry addresses only, and the index
-// links every guide.
+// The generated docs link pages of their own registry: relative links
+// between pages name a page that exists, the index links every guide on
+// both registries, and no page but the index links one registry's guide.
 func TestDocsLinks(t *testing.T) {
 	t.Parallel()
-	relative := regexp.MustCompile(`\]\((\.\.?/|guides/|data-sources/)[^)]*\)`)
+	link := regexp.MustCompile(`\]\(([^)#]*)\)`)
 	var pages []string
 	for _, glob := range []string{"../../docs/*.md", "../../docs/*/*.md"} {
 		m, _ := filepath.Glob(glob)
@@ -29,14 +37,34 @@ func TestDocsLinks(t *testing.T) {
 	if len(pages) < 5 {
 		t.Fatalf("found %d pages under docs/", len(pages))
 	}
+	relatives := 0
 	for _, p := range pages {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := relative.Find(b); l != nil {
-			t.Errorf("%s: a relative link %s breaks outside the Registry", p, l)
+		index := filepath.Dir(p) == "../../docs"
+		for _, m := range link.FindAllSubmatch(b, -1) {
+			target := string(m[1])
+			switch {
+			case strings.HasPrefix(target, "../"):
+				relatives++
+				if index {
+					t.Errorf("%s: relative link %s resolves elsewhere on each registry", p, target)
+				} else if _, err := os.Stat(filepath.Join(filepath.Dir(p), target+".md")); err != nil {
+					t.Errorf("%s: link %s names no page", p, target)
+				}
+			case strings.HasPrefix(target, registryGuides[0]) || strings.HasPrefix(target, registryGuides[1]):
+				if !index {
+					t.Errorf("%s: link %s leaves a reader of the other registry on this one; link ../guides/<name>", p, target)
+				}
+			case !strings.Contains(target, "://") && target != "":
+				t.Errorf("%s: link %s is neither ../<type>/<name> nor an address", p, target)
+			}
 		}
+	}
+	if relatives == 0 {
+		t.Error("no page links another relatively: the check looked at nothing")
 	}
 	index, err := os.ReadFile("../../docs/index.md")
 	if err != nil {
@@ -44,8 +72,10 @@ func TestDocsLinks(t *testing.T) {
 	}
 	guides, _ := filepath.Glob("../../docs/guides/*.md")
 	for _, g := range guides {
-		if link := registryGuides + strings.TrimSuffix(filepath.Base(g), ".md"); !strings.Contains(string(index), "]("+link+")") {
-			t.Errorf("docs/index.md does not link %s", link)
+		for _, registry := range registryGuides {
+			if link := registry + strings.TrimSuffix(filepath.Base(g), ".md"); !strings.Contains(string(index), "]("+link+")") {
+				t.Errorf("docs/index.md does not link %s", link)
+			}
 		}
 	}
 }
