@@ -37,9 +37,6 @@ const (
 // sandbox.
 type Paths = apispec.Paths
 
-// DefaultPaths returns the paths used when none are configured.
-func DefaultPaths() Paths { return apispec.DefaultPaths() }
-
 // Config configures a Client. Zero values take the documented defaults.
 type Config struct {
 	// BaseURL is the API address; it may carry a path prefix. It must be

@@ -144,7 +144,7 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if c.cfg.MaxConcurrency != DefaultMaxConcurrency || c.cfg.MaxRetries != DefaultMaxRetries ||
 		c.cfg.Timeout != DefaultTimeout || c.cfg.MaxPages != DefaultMaxPages ||
-		c.cfg.MaxBodyBytes != DefaultMaxBodyBytes || !maps.Equal(c.cfg.Paths, DefaultPaths()) {
+		c.cfg.MaxBodyBytes != DefaultMaxBodyBytes || !maps.Equal(c.cfg.Paths, apispec.DefaultPaths()) {
 		t.Fatalf("defaults not applied: %+v", c.cfg)
 	}
 	c, err = New(Config{BaseURL: "https://api.example.com", Token: testToken, MaxRetries: NoRetries})

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // fixtureAPI serves records, by endpoint name, at the default endpoint
@@ -19,7 +18,7 @@ import (
 // pages; an endpoint given no records serves none.
 func fixtureAPI(t *testing.T, records map[string][]string) string {
 	t.Helper()
-	paths := client.DefaultPaths()
+	paths := apispec.DefaultPaths()
 	byPath := map[string]dsTest{}
 	for _, d := range registeredTests() {
 		byPath[paths[d.def.endpoint]] = d

@@ -60,11 +60,6 @@ func Text(s string, limit int, secrets ...Secret) string {
 // label, and nothing else changed: for a value shown as it was sent.
 func Secrets(s string, secrets ...Secret) string { return remove(s, secrets) }
 
-// Holds reports whether s holds secret in one of its spellings, whole.
-func Holds(s, secret string) bool {
-	return len(secret) >= MinLength && slices.ContainsFunc(Spellings(secret), func(f string) bool { return strings.Contains(s, f) })
-}
-
 // Spellings are the whole spellings of secret looked for, each once,
 // longest first.
 func Spellings(secret string) []string {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -66,7 +67,7 @@ func TestTextLeavesSecretsTooShortAlone(t *testing.T) {
 	if got := Text("the access token was refused", 0, Secret{Value: "token"}); got != "the access token was refused" {
 		t.Fatalf("%q", got)
 	}
-	if Holds("a token", "token") {
+	if holds("a token", "token") {
 		t.Fatal("Holds found a secret shorter than MinLength")
 	}
 }
@@ -110,11 +111,11 @@ func TestTextLabels(t *testing.T) {
 func TestHolds(t *testing.T) {
 	t.Parallel()
 	for name, s := range spelled {
-		if !Holds("x"+s+"y", secret) {
+		if !holds("x"+s+"y", secret) {
 			t.Errorf("%s: not held", name)
 		}
 	}
-	if Holds(secret[:MinRun+2], secret) {
+	if holds(secret[:MinRun+2], secret) {
 		t.Error("a run was taken for the secret whole")
 	}
 }
@@ -130,7 +131,7 @@ func FuzzText(f *testing.F) {
 			return // a secret with white space may be joined by the collapsing of it
 		}
 		got := Text(text, limit%200, Secret{Value: sec})
-		if Holds(got, sec) {
+		if holds(got, sec) {
 			t.Fatalf("Text(%q, %q) = %q holds a spelling", text, sec, got)
 		}
 		for i := 0; i+MinRun <= len(sec); i++ {
@@ -147,4 +148,9 @@ func BenchmarkTextLogLine(b *testing.B) {
 	for b.Loop() {
 		Text(line, 0, Secret{Value: secret})
 	}
+}
+
+// holds reports whether s holds secret in one of its spellings, whole.
+func holds(s, secret string) bool {
+	return len(secret) >= MinLength && slices.ContainsFunc(Spellings(secret), func(f string) bool { return strings.Contains(s, f) })
 }
