@@ -1,8 +1,10 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 
+	fwattr "github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -60,10 +62,88 @@ func frameworkAttribute(a attr) schema.Attribute {
 	case kindObject:
 		return schema.SingleNestedAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), Attributes: frameworkAttributes(a.children)}
 	case kindObjectList:
-		return schema.ListNestedAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc),
-			NestedObject: schema.NestedAttributeObject{Attributes: frameworkAttributes(a.children)}}
+		// A list attribute of objects, not a list of nested attributes:
+		// Terraform's mock_provider cannot fill a nested-attribute list
+		// (hashicorp/terraform#38369), and users test their modules with
+		// it. The value's type is the same list of objects; the elements'
+		// descriptions go into the list's own (elementsDescribed).
+		desc := elementsDescribed(a)
+		return schema.ListAttribute{Computed: true, Description: desc, MarkdownDescription: markdown(desc), ElementType: frameworkType(a).(fwattr.TypeWithElementType).ElementType()}
 	}
 	panic("unknown attribute kind")
+}
+
+// frameworkType is the framework type of a's value.
+func frameworkType(a attr) fwattr.Type {
+	switch a.kind {
+	case kindString:
+		return types.StringType
+	case kindInt:
+		return types.Int64Type
+	case kindBool:
+		return types.BoolType
+	case kindStringList:
+		return types.ListType{ElemType: types.StringType}
+	case kindStringSet:
+		return types.SetType{ElemType: types.StringType}
+	case kindDynamic:
+		return types.DynamicType
+	case kindObject:
+		return frameworkObjectType(a.children)
+	case kindObjectList:
+		return types.ListType{ElemType: frameworkObjectType(a.children)}
+	}
+	panic("unknown attribute kind")
+}
+
+func frameworkObjectType(attrs []attr) types.ObjectType {
+	out := make(map[string]fwattr.Type, len(attrs))
+	for _, a := range attrs {
+		out[a.name] = frameworkType(a)
+	}
+	return types.ObjectType{AttrTypes: out}
+}
+
+// elementsDescribed is a list of objects' description followed by its
+// elements' attributes, each with its own description, nested objects
+// indented under their attribute: what a nested-attribute list shows
+// in the generated docs and in editors, kept for a list attribute.
+func elementsDescribed(a attr) string {
+	var b strings.Builder
+	b.WriteString(a.desc)
+	b.WriteString(" Each element has:")
+	writeChildren(&b, a.children, "\n  ")
+	return b.String()
+}
+
+func writeChildren(b *strings.Builder, children []attr, indent string) {
+	for _, c := range children {
+		fmt.Fprintf(b, "%s- `%s` (%s) %s", indent, c.name, typeWord(c), c.desc)
+		if c.kind == kindObject || c.kind == kindObjectList {
+			writeChildren(b, c.children, indent+"  ")
+		}
+	}
+}
+
+// typeWord names a's type as the generated docs do.
+func typeWord(a attr) string {
+	switch a.kind {
+	case kindString:
+		return "String"
+	case kindInt:
+		return "Number"
+	case kindBool:
+		return "Boolean"
+	case kindStringList:
+		return "List of String"
+	case kindStringSet:
+		return "Set of String"
+	case kindObject:
+		return "Object"
+	case kindObjectList:
+		return "List of Object"
+	}
+	return "Dynamic"
 }
 
 // terraformType is the Terraform type of a's value.

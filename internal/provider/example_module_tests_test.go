@@ -1,0 +1,146 @@
+package provider
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+)
+
+// The example modules' own tests pass under `terraform test` on the real
+// terraform, every run of them: the offline ones with the provider mocked
+// (its base URL points at a closed port and it has no token, so a read
+// that escaped the mock would fail), the sandbox ones against a sandbox.
+func TestAccExample_moduleTests(t *testing.T) {
+	if testing.Short() || !acceptance() {
+		t.Skip("an acceptance test: set TF_ACC=1")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		example, tests string
+		sandbox        bool
+	}{
+		{"testing/every-data-source", "tests", false},
+		{"modules/member-sync", "tests", false},
+		{"modules/member-sync", "sandbox-tests", true},
+	} {
+		t.Run(c.example+"/"+c.tests, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}
+			if c.sandbox {
+				s, url := startSandbox(t, sandbox.Options{Seed: 63, Memberships: 60})
+				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
+			}
+			dir := copyExample(t, c.example)
+			if c.tests != "tests" {
+				// terraform-exec's Test drops its TestsDirectory option
+				// (v0.25.1), so the files asked for are put where
+				// terraform test looks by default.
+				if err := os.RemoveAll(filepath.Join(dir, "tests")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(filepath.Join(dir, c.tests), filepath.Join(dir, "tests")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := runBlocks(t, filepath.Join(dir, "tests"))
+			tf := newCLITerraform(t, dir, env)
+			var out bytes.Buffer
+			err := tf.Test(context.Background(), &out)
+			summary := testSummary(t, out.Bytes())
+			if err != nil || summary.Status != "pass" || summary.Passed != want {
+				t.Fatalf("terraform test: %v; %+v, want %d runs passed\n%s\n%s", err, summary, want, out.String(), tf.output())
+			}
+		})
+	}
+}
+
+// runBlocks counts the run blocks of the test files in dir.
+func runBlocks(t *testing.T, dir string) int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tftest.hcl"))
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(regexp.MustCompile(`(?m)^run "`).FindAll(b, -1))
+	}
+	if n == 0 {
+		t.Fatalf("no run blocks in %s", dir)
+	}
+	return n
+}
+
+// terraformTestSummary is the summary line of `terraform test -json`.
+type terraformTestSummary struct {
+	Status                           string
+	Passed, Failed, Errored, Skipped int
+}
+
+func testSummary(t *testing.T, out []byte) terraformTestSummary {
+	t.Helper()
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type    string               `json:"type"`
+			Summary terraformTestSummary `json:"test_summary"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "test_summary" {
+			return line.Summary
+		}
+	}
+	return terraformTestSummary{Status: "no summary"}
+}
+
+// The mock test of examples/testing/every-data-source fills every list
+// and nested object of every data source, so a data source or a nested
+// attribute added without it fails here; the acceptance test above shows
+// that what it fills arrives.
+func TestMockTestFillsEveryDataSource(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../examples/testing/every-data-source/tests/mock.tftest.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := map[string]string{}
+	for _, part := range strings.Split(string(b), `mock_data "`)[1:] {
+		name, body, _ := strings.Cut(part, `"`)
+		blocks[name] = body
+	}
+	for name, d := range registeredDefs {
+		body, ok := blocks["joinit_"+name]
+		if !ok {
+			t.Errorf("no mock_data \"joinit_%s\"", name)
+			continue
+		}
+		for _, a := range d.attrs {
+			if a.block == nil && (a.kind == kindObject || a.kind == kindObjectList) {
+				checkFilled(t, name, body, a)
+			}
+		}
+	}
+}
+
+// checkFilled requires a, and each object or list of objects within it,
+// to be given a value in body.
+func checkFilled(t *testing.T, dataSource, body string, a attr) {
+	t.Helper()
+	if !regexp.MustCompile(`\b` + a.name + `\s*=`).MatchString(body) {
+		t.Errorf("mock_data \"joinit_%s\" does not fill %s", dataSource, a.name)
+	}
+	for _, c := range a.children {
+		if c.kind == kindObject || c.kind == kindObjectList {
+			checkFilled(t, dataSource, body, c)
+		}
+	}
+}
