@@ -68,7 +68,7 @@ func frameworkAttribute(a attr) schema.Attribute {
 		// it. The value's type is the same list of objects; the elements'
 		// descriptions go into the list's own (elementsDescribed).
 		desc := elementsDescribed(a)
-		return schema.ListAttribute{Computed: true, Description: desc, MarkdownDescription: markdown(desc), ElementType: frameworkType(a).(fwattr.TypeWithElementType).ElementType()}
+		return schema.ListAttribute{Computed: true, Description: desc, MarkdownDescription: markdown(desc), ElementType: frameworkObjectType(a.children)}
 	}
 	panic("unknown attribute kind")
 }

@@ -45,7 +45,7 @@ type Read[T any] struct {
 
 	// Answers are the run's believed answers, shared by every read of a client.
 	Answers *Answers
-	Logger Logger
+	Logger  Logger
 }
 
 // Page is one page's answer, decoded.

@@ -8,8 +8,8 @@ import "time"
 // transport stack (Transport.retrying, Transport.stack), which all run on
 // the request's goroutine.
 type attempts struct {
-	sent  int // attempts sent
-	start time.Time
+	sent     int // attempts sent
+	start    time.Time
 	endpoint string
 	page     int
 
