@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -146,28 +147,8 @@ func typeWord(a attr) string {
 	return "Dynamic"
 }
 
-// terraformType is the Terraform type of a's value.
-func terraformType(a attr) tftypes.Type {
-	switch a.kind {
-	case kindString:
-		return tftypes.String
-	case kindInt:
-		return tftypes.Number
-	case kindBool:
-		return tftypes.Bool
-	case kindStringList:
-		return tftypes.List{ElementType: tftypes.String}
-	case kindStringSet:
-		return tftypes.Set{ElementType: tftypes.String}
-	case kindDynamic:
-		return tftypes.DynamicPseudoType
-	case kindObject:
-		return objectType(a.children)
-	case kindObjectList:
-		return tftypes.List{ElementType: objectType(a.children)}
-	}
-	panic("unknown attribute kind")
-}
+// terraformType is the Terraform type of a's value: its framework type's.
+func terraformType(a attr) tftypes.Type { return frameworkType(a).TerraformType(context.Background()) }
 
 func objectType(attrs []attr) tftypes.Object {
 	types := make(map[string]tftypes.Type, len(attrs))
