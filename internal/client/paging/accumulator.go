@@ -9,9 +9,8 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
-// accumulator keeps records in API order, each once. Every record of
-// every endpoint passes through it, and its guard sees each one before it
-// is de-duplicated.
+// accumulator keeps records in API order, each once; its guard sees each
+// before it is de-duplicated.
 type accumulator[T any, PT interface {
 	*T
 	Record
@@ -32,12 +31,9 @@ func newAccumulator[T any, PT interface {
 	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: rd.guard(), budget: rd.Budget, endpoint: rd.Endpoint}
 }
 
-// keep appends the records of page not seen before and returns how many
-// it kept. Records shift when the data changes during a read, so one can
-// show up on two pages; it is kept at its first position. Records without
-// an id (org metrics) are always kept: two equal ones are two legitimate
-// records. A record that passes the read's budget stops it: the error is
-// a *failure.BudgetError, and the records after it are not kept.
+// keep appends the records of page not seen before (at their first
+// position; records without an id always) and returns how many it kept,
+// or the budget's error at the first record past it.
 func (a *accumulator[T, PT]) keep(page int, records []pagejson.Record[T], keepRaw bool) (int, error) {
 	fresh := 0
 	for i := range records {
@@ -62,9 +58,8 @@ func (a *accumulator[T, PT]) keep(page int, records []pagejson.Record[T], keepRa
 	return fresh, nil
 }
 
-// verdict is a pass's error given how it ended: the guard's when the pass
-// ended well or only at the budget (records of another organization, or
-// the token in a record, say more than the size the read reached).
+// verdict is a pass's error: the guard's when the pass ended well or at
+// the budget (another organization says more than a size).
 func (a *accumulator[T, PT]) verdict(err error) error {
 	if err == nil || errors.As(err, new(*failure.BudgetError)) {
 		if g := a.guard.Err(); g != nil {
@@ -77,6 +72,5 @@ func (a *accumulator[T, PT]) verdict(err error) error {
 // hashSeed is per process: hashes only compare pages of one run.
 var hashSeed = maphash.MakeSeed()
 
-// hashBody fingerprints a page's bytes to notice a server serving the same page
-// again. 64 bits make a false match among a read's pages vanishingly rare.
+// hashBody fingerprints a page's bytes.
 func hashBody(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }

@@ -10,17 +10,13 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// A server's 200s can lie for a moment: a lagging replica, a cache or a
-// search backend that timed out answers an empty page where records are,
-// or a page cut short. Asked again, it tells the truth. So an answer that
-// would end a read, or that contradicts what the server said earlier in the
-// run, is believed only once a second answer agrees with it (DESIGN.md,
-// "Paging rules").
+// A lagging replica or a timed-out backend answers 200 with an empty or
+// short page for a moment, so an answer that would end a read, or that
+// contradicts the run's earlier one, is believed once a second agrees
+// (DESIGN.md, "Paging rules").
 
-// answer is what one page said, reduced to what two answers of the same
-// question are compared by: the records' ids in order (a record whose
-// fields changed is the same answer), or the page's bytes for records
-// without an id.
+// answer is what one page said: its records' ids in order (a record whose
+// fields changed is the same answer), or its bytes for records without id.
 type answer struct {
 	digest  uint64
 	records int
@@ -30,8 +26,7 @@ type answer struct {
 // the end of the list: both say there is nothing there.
 var noRecords = answer{digest: newIDsHash().sum()}
 
-// idsHash fingerprints record ids one at a time, as a page is looked at:
-// no slice of a page's ids is made for it.
+// idsHash fingerprints record ids one at a time.
 type idsHash struct{ h maphash.Hash }
 
 func newIDsHash() *idsHash {
@@ -47,12 +42,8 @@ func (i *idsHash) add(id string) {
 
 func (i *idsHash) sum() uint64 { return i.h.Sum64() }
 
-// Answers remembers, for each question asked of the API in one run (a
-// page of an endpoint with its filters and page size: its URL), the answer
-// last believed. A full and a masked read ask the same question: the mask
-// is the client's, not the URL's. Terraform reads data sources
-// concurrently, so two data sources reading one URL moments apart must not
-// end up with two different lists.
+// Answers are the answers last believed in one run, by question (a page's
+// URL): two data sources reading one URL must not get two lists.
 type Answers struct {
 	mu      sync.Mutex
 	answers map[string]answer
@@ -69,8 +60,7 @@ func (b *Answers) earlier(question string) (answer, bool) {
 	return a, ok
 }
 
-// record notes a believed answer. It holds a digest per page asked,
-// a few bytes each, whatever the size of the read.
+// record notes a believed answer: a digest per page asked.
 func (b *Answers) record(question string, a answer) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -78,16 +68,12 @@ func (b *Answers) record(question string, a answer) {
 }
 
 // maxOpinions is how many times a doubted page is asked again for two
-// answers that agree before the read fails. A server that lies for a
-// moment tells the truth on the next ask; one that answers differently
-// every time is changing faster than it can be read.
+// answers that agree before the read fails.
 const maxOpinions = 3
 
-// askUntilTwoAgree asks page again until an answer agrees with one already
-// had (known: the doubted answer, and the run's earlier one when they
-// differ), and returns that answer. Every answer it gets is had from then
-// on, so two lies in a row are outvoted by two truths. It fails, saying the
-// server gave different answers, when maxOpinions asks agree with nothing.
+// askUntilTwoAgree asks page again until an answer agrees with one had
+// (known, then every answer it gets), and returns it; maxOpinions asks
+// that agree with nothing fail the read.
 func askUntilTwoAgree[P any](ctx context.Context, endpoint string, page int, known []answer,
 	ask func(ctx context.Context, page int) (P, error), answerOf func(P) answer,
 ) (P, error) {
@@ -110,12 +96,10 @@ func askUntilTwoAgree[P any](ctx context.Context, endpoint string, page int, kno
 		"the server gave %d different answers for this page (%s), none of them twice; it may be serving from replicas that disagree: try again later", len(had), recordCounts(had))}
 }
 
-// confirmOrAskAgain takes a page's first answer as true, or first asks the page
-// again (askUntilTwoAgree): when doubted (it would end the read, or tell where
-// it ends) or when it contradicts the run's earlier answer to the same
-// question. It returns the answer believed, noted in the run's answers, and
-// whether the page was asked again; discard, when set, lets the first
-// answer go before the page is asked again.
+// confirmOrAskAgain believes a page's first answer, or, when doubted or
+// at odds with the run's earlier answer, the one askUntilTwoAgree finds.
+// It notes the answer believed and says whether the page was asked again;
+// discard, when set, lets the first answer go before that.
 func confirmOrAskAgain[P any](ctx context.Context, answers *Answers, endpoint string, page int, first P, question string, doubted bool,
 	said func(P) answer, ask func(context.Context, int) (P, error), discard func(P),
 ) (P, bool, error) {

@@ -2,25 +2,19 @@ package paging
 
 import "github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 
-// Budget bounds what one read holds (DESIGN.md, "Bounds"): the records
-// kept so far are weighed as they are kept, and the read stops with a
-// *failure.BudgetError at the first page that passes a bound. A server
-// that pages forever, or a page of a million records, so costs the
-// memory of the bound and no more, and fails in the time it takes to
-// read that far instead of at the read's timeout. The zero Budget bounds
-// nothing.
+// Budget bounds what one read holds (DESIGN.md, "Bounds"): records are
+// weighed as they are kept, and the first past a bound stops the read
+// with a *failure.BudgetError. The zero Budget bounds nothing.
 type Budget[T any] struct {
 	// MaxValues and MaxBytes are the bounds; 0 is none.
 	MaxValues, MaxBytes int64
 	// MaxRecordValues bounds the values of one record; 0 is none.
 	MaxRecordValues int64
-	// Width is the values every record holds whatever it says: one for
-	// each field the read decodes, null or not, as Terraform holds every
-	// attribute of an object.
+	// Width is the values every record holds: one per field decoded,
+	// null or not.
 	Width int64
-	// Weigh is what a record holds beyond them: the values nested in it
-	// (a list's elements, a nested object's fields) and the bytes of its
-	// text. nil weighs nothing more.
+	// Weigh is what a record holds beyond them: nested values and the
+	// bytes of its text; nil weighs nothing more.
 	Weigh func(*T) (nested, text int64)
 }
 
@@ -48,8 +42,7 @@ func (b *Budget[T]) add(t *tally, rec *T) failure.Bound {
 	case b.MaxValues > 0 && t.values > b.MaxValues:
 		return failure.OverValues
 	case b.MaxBytes > 0 && t.values+t.bytes > b.MaxBytes:
-		// Every value takes at least a byte in Terraform's encoding, and
-		// text its bytes: the message cannot be smaller than this.
+		// A value takes a byte at least in Terraform's encoding.
 		return failure.OverBytes
 	}
 	return ""
@@ -61,10 +54,8 @@ func (b *Budget[T]) exceeded(endpoint string, page int, t tally, over failure.Bo
 		MaxValues: b.MaxValues, MaxBytes: b.MaxBytes, Over: over, RecordValues: t.record, MaxRecordValues: b.MaxRecordValues}
 }
 
-// RecordsPerPage is the most records one page may hold: more than the
-// whole budget of values can hold cannot be kept, so the decoder of a page
-// stops at the record after them (a page of a million records). 0: no
-// bound.
+// RecordsPerPage is the most records one page may hold, the whole budget
+// of values' worth; the decoder stops past it. 0: no bound.
 func (b *Budget[T]) RecordsPerPage() int {
 	if b.MaxValues <= 0 {
 		return 0

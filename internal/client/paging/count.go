@@ -20,16 +20,12 @@ type decodedPage[T any] struct {
 	said     answer // what the page says, to compare with other answers to the question
 }
 
-// ErrDataChanged ends a read that saw the data change under it (a record on
-// two pages of a concurrent read, or page 1 holding other records than it
-// did): pages answered out of order around the change may have skipped
-// records. The read starts again one page at a time.
+// ErrDataChanged ends a pass that saw the data change under it; ReadCount
+// then reads again one page at a time.
 var ErrDataChanged = errors.New("the data changed during the read")
 
 // ReadCount reads a count-style endpoint (page, count; JSON array
-// answers) to its confirmed end (DESIGN.md, "Paging rules"). A read that
-// sees the data change is read again from page 1, one page at a time, which
-// loses nothing to insertions.
+// answers) to its confirmed end (DESIGN.md, "Paging rules").
 func ReadCount[T any, PT interface {
 	*T
 	Record
@@ -54,11 +50,8 @@ func ReadCount[T any, PT interface {
 		Discarded: r.discarded, Reread: reread}, nil
 }
 
-// countReader holds one pass over a count-style endpoint. Its rules are
-// stated once, in DESIGN.md ("Paging rules"); here each is a method of
-// step: refused (the end, or a refusal), repeated and keepFresh (not
-// advancing, data changed), learnFrom (a server's own page size), next
-// (the confirmation page and the slow start).
+// countReader holds one pass over a count-style endpoint; each rule is a
+// method step calls (count_rules.go).
 type countReader[T any, PT interface {
 	*T
 	Record
@@ -115,8 +108,8 @@ func (r *countReader[T, PT]) read() error {
 	return r.checkPageOneUnchanged()
 }
 
-// answerOf reduces a page to what it says: its records' ids in order, or
-// its bytes when a record has no id.
+// answerOf is what a page says: its records' ids in order, or its bytes
+// when a record has no id.
 func answerOf[T any, PT interface {
 	*T
 	Record
@@ -136,8 +129,7 @@ func answerOf[T any, PT interface {
 func pageSaid[T any](p decodedPage[T]) answer { return p.said }
 
 // claimsEnd is the last page worth sending if a page's answer is true: an
-// empty page ends the read, a short one (fewer records than the count
-// asked for) at its confirmation, the page after it.
+// empty page itself, a short one the page after it.
 func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
 	switch n := len(p.records); {
 	case n == 0:
@@ -148,12 +140,7 @@ func (r *countReader[T, PT]) claimsEnd(page int, p decodedPage[T]) int {
 	return 0
 }
 
-// ask fetches a page outside the schedule: a page asked again.
-func (r *countReader[T, PT]) ask(ctx context.Context, page int) (decodedPage[T], error) {
-	return r.fetch(ctx, page)
-}
-
-// fetch gets and decodes one page. It runs concurrently with other pages.
+// fetch gets and decodes one page; it runs concurrently with other pages.
 func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T], error) {
 	size := r.count
 	p, err := r.rd.Fetch(ctx, page, size)
@@ -165,10 +152,8 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 		said: answerOf[T, PT](p.Records, bodyHash), asked: size}, nil
 }
 
-// step takes the pages in order. Each
-// concern reads on its own below, in the order a page meets them: a refused
-// page, a repeated page, what the page teaches of the server's page size,
-// the records kept, and what to fetch next.
+// step takes the pages in order, through the rules in the order a page
+// meets them.
 func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (pagePlan, error) {
 	if fetchErr != nil {
 		if !r.prevShort || !refusesPageAfterEnd(fetchErr) {
@@ -205,30 +190,29 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	return plan, nil
 }
 
-// believe takes a page's answer as true, or first asks the page again
-// (askUntilTwoAgree): when the answer would end the read (endsHere), or when
-// it contradicts the answer the server gave to the same question earlier
-// in the run. It returns the answer believed, and whether it was asked
-// for twice.
+// believe returns the answer believed for page, and whether it was
+// confirmed: an answer that would end the read by another question
+// (confirmEnd) or by asking again, any other as confirmOrAskAgain says.
 func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decodedPage[T], confirmed bool, err error) {
 	if !r.endsHere(page, len(p.records)) {
-		return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, false,
-			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
+		return r.askAgainIf(false, page, p)
 	}
 	if c, ok := r.claimAt(page, len(p.records)); ok {
 		c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
 		return r.confirmEnd(page, p, c, 0)
 	}
-	return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, true,
+	return r.askAgainIf(true, page, p)
+}
+
+// askAgainIf is confirmOrAskAgain of page's answer p.
+func (r *countReader[T, PT]) askAgainIf(doubted bool, page int, p decodedPage[T]) (decodedPage[T], bool, error) {
+	return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, doubted,
 		pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
 }
 
-// endsHere reports an answer that would end the read, or tell where it
-// ends: an empty page (but the one after a short page already confirmed),
-// and a short page other than page 1, whose shortness the page after it
-// tests anyway (the rest is asked for in pages of what it held). Short is
-// fewer records than the longest page so far: the count asked for, or
-// what a server that caps or ignores count serves.
+// endsHere reports an answer that would end the read, or say where: an
+// empty page (but after a short page already confirmed), or a page after
+// page 1 shorter than the longest so far.
 func (r *countReader[T, PT]) endsHere(page, n int) bool {
 	if n == 0 {
 		return !(r.prevShort && r.prevConfirmed)
@@ -239,13 +223,12 @@ func (r *countReader[T, PT]) endsHere(page, n int) bool {
 // askOrEmpty asks a page again, where a refusal past the end agrees with
 // an empty page.
 func (r *countReader[T, PT]) askOrEmpty(ctx context.Context, page int) (decodedPage[T], error) {
-	p, err := r.ask(ctx, page)
+	p, err := r.fetch(ctx, page)
 	if err != nil && page > 1 && refusesPageAfterEnd(err) {
 		return decodedPage[T]{question: r.question(page), said: noRecords}, nil
 	}
 	return p, err
 }
 
-// question is the URL page is asked at, which the run's answers are
-// compared by.
+// question is the URL page is asked at.
 func (r *countReader[T, PT]) question(page int) string { return r.rd.Question(page, r.count) }

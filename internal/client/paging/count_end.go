@@ -2,39 +2,29 @@ package paging
 
 import "github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 
-// The end of a count-style read: the closing check of page 1 after a
-// concurrent read, and what the pages past the end say.
-
-// checkPageOneUnchanged asks for page 1 again after a concurrent read. Pages
-// answered out of order around records inserted at the front leave a gap:
-// a page served before the insert, the page below it served after. A
-// small insert shows as a record seen twice, but one of two pages or more
-// does not. Page 1 holding other records than it did is the sure sign;
-// then the read starts again, one page at a time. Records inserted
-// further down the list cannot be noticed this way (see the paging docs).
+// checkPageOneUnchanged asks for page 1 again after a concurrent read:
+// records removed near the front while pages were served shift the later
+// pages over records no page shows, and page 1 then holds other records
+// than it did (DESIGN.md, "Data that changes during a read").
 func (r *countReader[T, PT]) checkPageOneUnchanged() error {
-	again, err := r.ask(r.ctx, 1)
+	again, err := r.fetch(r.ctx, 1)
 	return r.firstPageAgain(again, err, "")
 }
 
-// checkShortFirstPage runs when page 2 holds more records than page 1 did
-// (the count asked for it): the server does not honour count, so page 2
-// did not test page 1's shortness, as it does on a server that does. Page
-// 1 is asked again; a page 1 that was cut short for a moment then shows
-// more records, and the read starts again, one page at a time.
+// checkShortFirstPage runs when page 2 holds more records than page 1:
+// page 2 then did not test page 1's shortness, so page 1 is asked again.
 func (r *countReader[T, PT]) checkShortFirstPage() error {
-	again, err := r.ask(r.ctx, 1)
+	again, err := r.fetch(r.ctx, 1)
 	return r.firstPageAgain(again, err, "page 1 held other records when asked again, in the read and again in the read that followed; try again later")
 }
 
-// firstPageAgain judges page 1 asked again (again, or the error asking
-// it) against its first answer. One answer against one may be a front
-// that changed, or a page 1 answered short or empty for a moment: a third
-// tells them apart. Page 1 changed is ErrDataChanged; in the read again
-// one page at a time, when ifRereading says why, a PageError.
+// firstPageAgain judges page 1 asked again against its first answer; two
+// that differ take a third to tell a changed front from a passing lie.
+// Page 1 changed is ErrDataChanged, or in the read again, when
+// ifRereading says why, a PageError.
 func (r *countReader[T, PT]) firstPageAgain(again decodedPage[T], err error, ifRereading string) error {
 	if err == nil && again.said.digest != r.firstSaid.digest {
-		again, err = askUntilTwoAgree(r.ctx, r.rd.Endpoint, 1, []answer{r.firstSaid, again.said}, r.ask, pageSaid[T])
+		again, err = askUntilTwoAgree(r.ctx, r.rd.Endpoint, 1, []answer{r.firstSaid, again.said}, r.fetch, pageSaid[T])
 	}
 	if err != nil {
 		return err
@@ -51,8 +41,7 @@ func (r *countReader[T, PT]) firstPageAgain(again decodedPage[T], err error, ifR
 }
 
 // beyondEnd looks at a page past the confirmed end that was already
-// answered: records there say the end was false. Read again, one page at
-// a time, rather than return the shorter list.
+// answered: records there say the end was false, and the read starts again.
 func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
 	r.rd.recycle(p.body)
 	if len(p.records) == 0 {

@@ -5,14 +5,9 @@ import (
 	"slices"
 )
 
-// The other question of a count-style read (other_question.go): when a
-// page claims the end, the page holding that end asked with another
-// count.
-
-// claimAt is the claim of a page of n records that ends the read, when an
-// other question can test it: the server keeps to the count asked (it
-// served no page shorter than asked and then more), and the page before
-// was full, so the end is at (page-1)·count + n.
+// claimAt is the end a page of n records claims, when another question
+// can test it (other_question.go): the server keeps to the count asked,
+// and the page before was full, so the end is at (page-1)·count + n.
 func (r *countReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
 	if r.rd.MaxSize < 2 || r.warnedSize || r.count < 1 || (page > 1 && len(r.prevPrints) != r.count) {
 		return endClaim{}, false
@@ -32,11 +27,9 @@ func (r *countReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([
 	return prints, nil
 }
 
-// confirmEnd believes the claim of page's answer p when an other question
-// confirms it; when one refutes it, page is asked again until it answers
-// otherwise, and that answer is judged as the first was (once more at
-// most). It returns the answer believed, and whether its end was
-// confirmed.
+// confirmEnd believes p's claim c when another question confirms it;
+// refuted, page is asked again until it answers otherwise, and that answer
+// judged as the first was (once more at most).
 func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, depth int) (decodedPage[T], bool, error) {
 	v, err := askOther(r.ctx, c, r.count, r.rd.MaxSize, r.fetchPrints)
 	switch {
@@ -46,8 +39,7 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 		r.rd.Logger.Debug(r.ctx, "no answer of another page size lines up with the read's pages; the page that ends the list is asked again instead", map[string]any{
 			"endpoint": r.rd.Endpoint, "page": page,
 		})
-		return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, p, p.question, true,
-			pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
+		return r.askAgainIf(true, page, p)
 	case v == confirms:
 		r.rd.Answers.record(p.question, p.said)
 		return p, true, nil
@@ -63,8 +55,7 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 	if n := len(again.records); r.endsHere(page, n) {
 		c2, ok := r.claimAt(page, n)
 		if !ok || depth > 0 {
-			return confirmOrAskAgain(r.ctx, r.rd.Answers, r.rd.Endpoint, page, again, again.question, true,
-				pageSaid[T], r.askOrEmpty, func(p decodedPage[T]) { r.rd.recycle(p.body) })
+			return r.askAgainIf(true, page, again)
 		}
 		c2.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](again.records)...)
 		return r.confirmEnd(page, again, c2, depth+1)

@@ -7,14 +7,12 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// The rules of a count-style read a page meets in step, in order: a
-// refused page, a repeated page, what the page teaches of the server's
-// page size, the records kept, and what to ask next.
+// The rules of a count-style read, in the order step meets them
+// (DESIGN.md, "Paging rules").
 
-// refused decides what a failed page means. Only a short page's
-// confirmation may be refused (step takes that as an empty page): after a
-// full page, a refusal cannot be told from a server that stops serving in
-// the middle of the list.
+// refused decides what a failed page means: after a full page, a refusal
+// cannot be told from a server that stops in the middle of the list (after
+// a short page, step takes it as an empty page).
 func (r *countReader[T, PT]) refused(page int, err error) error {
 	if page > 1 && refusesPageAfterEnd(err) {
 		return &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Err: err, Reason: fmt.Sprintf(
@@ -23,9 +21,8 @@ func (r *countReader[T, PT]) refused(page int, err error) error {
 	return err
 }
 
-// repeated catches a page identical to an earlier one: a server that is
-// not advancing, or (page 2 after a short page 1) one that does not
-// paginate. repeated is false for a new page.
+// repeated catches a page identical to an earlier one: a server not
+// advancing, or (page 2 after a short page 1) one that does not paginate.
 func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan, repeated bool, err error) {
 	earlier, ok := r.bodies[p.bodyHash]
 	if !ok {
@@ -39,9 +36,8 @@ func (r *countReader[T, PT]) repeated(page int, p decodedPage[T]) (plan pagePlan
 	return pagePlan{}, true, &failure.PageError{Endpoint: r.rd.Endpoint, Page: page, Reason: fmt.Sprintf("the page is identical to page %d", earlier), Err: failure.ErrNotAdvancing}
 }
 
-// learnFrom notes what a new page tells of the list and the server: page
-// 1's records (checked again at the end), the longest page, and, after a
-// short page, the server's own page size.
+// learnFrom notes page 1's answer, the longest page, and after a short
+// page the server's own page size.
 func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 	if page == 1 {
 		r.firstSaid = p.said
@@ -53,9 +49,8 @@ func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 }
 
 // keepFresh keeps the page's records not read before. In a concurrent pass
-// a record seen twice means the data changed (ErrDataChanged); a page of
-// nothing new is a server not advancing when the page is full or the page
-// before was stale too.
+// a record seen twice is ErrDataChanged; a page of nothing new, full or
+// after another, is a server not advancing.
 func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 	n := len(p.records)
 	fresh, err := r.acc.keep(page, p.records, r.rd.KeepRaw)
@@ -75,19 +70,16 @@ func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 }
 
 // next plans the pages after a page of n records: after a short page only
-// its confirmation, after a full one as many as the slow start allows.
+// its confirmation, after a full one as many as slowStart allows.
 func (r *countReader[T, PT]) next(page, n int) pagePlan {
 	last := r.rd.MaxPages
 	if n < r.pageSize {
-		// Only the confirmation page. It may go one past the cap: a read
-		// whose last page is MaxPages is not runaway paging.
+		// Only the confirmation page, which may go one past the cap.
 		r.prevShort = true
 		if page == 1 {
-			// Ask for the rest in pages of what the server served: if it
-			// caps count, page 2 then starts after page 1's last record
-			// whether it places pages by the count asked or by the count
-			// served; if page 1 was the whole list, page 2 is empty either
-			// way. Nothing else is in flight: page 1 was fetched alone.
+			// Ask for the rest in pages of what the server served: page
+			// 2 then starts after page 1's last record however a server
+			// that caps count places its pages.
 			r.count = n
 		}
 		if page == last {
@@ -102,14 +94,9 @@ func (r *countReader[T, PT]) next(page, n int) pagePlan {
 	return pagePlan{inFlight: flight, last: last}
 }
 
-// slowStart is how many pages may be in flight after full pages have come
-// back: one before any, maxInFlight after the first. Page 1 must come back
-// alone (its size may change the count asked for, and the check of page 1
-// at the end relies on it having been served before any other page); after
-// that, anything less than maxInFlight costs a round trip on every
-// long read, for a saving of at most maxInFlight-1 requests past the end of
-// a short one. The client's Retry-After pause (package transport) is what
-// holds back a client that meets a rate limit.
+// slowStart is how many pages may be in flight after full pages came back:
+// one before any (page 1 alone: its size may change the count asked for),
+// maxInFlight after.
 func slowStart(fullPages, maxInFlight int) int {
 	if fullPages == 0 {
 		return 1
@@ -118,17 +105,13 @@ func slowStart(fullPages, maxInFlight int) int {
 }
 
 // notPaginatedOrShifted decides what a page 2 identical to a short page 1
-// means. Either the server ignores the page parameter on this endpoint
-// (does not paginate it), and page 1 was everything; or exactly a page of
-// records was inserted at the front between the two requests. Page 1 asked
-// again tells them apart: unchanged, it is the whole list; changed, the
-// data changed and the read starts again.
+// means: a server that ignores page (page 1 was everything), or a page of
+// records inserted at the front meanwhile. Page 1 asked again tells.
 func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, error) {
-	again, err := r.ask(r.ctx, 1)
+	again, err := r.fetch(r.ctx, 1)
 	if err != nil {
 		return pagePlan{}, err
 	}
-	// What a server that ignores count serves: the API's default count.
 	defaultCount := r.rd.DefaultSize
 	if again.bodyHash == p.bodyHash && len(p.records) == defaultCount && r.rd.Size != defaultCount {
 		return pagePlan{}, &failure.PageError{Endpoint: r.rd.Endpoint, Page: 2, Err: failure.ErrNotAdvancing, Reason: fmt.Sprintf(
@@ -147,9 +130,8 @@ func (r *countReader[T, PT]) notPaginatedOrShifted(p decodedPage[T]) (pagePlan, 
 	return pagePlan{}, ErrDataChanged
 }
 
-// learnPageSize runs when the page after a short page has records: either
-// the server serves fewer records per page than asked for, or records were
-// added at the end during the read.
+// learnPageSize runs when the page after a short page has records: the
+// server serves fewer per page than asked, or records were added meanwhile.
 func (r *countReader[T, PT]) learnPageSize(page int) {
 	r.pageSize = min(r.longest, r.rd.Size)
 	if r.pageSize < r.rd.Size && !r.warnedSize {
@@ -160,8 +142,7 @@ func (r *countReader[T, PT]) learnPageSize(page int) {
 	}
 }
 
-// refusesPageAfterEnd reports an answer that some servers give for a page
-// past the last one instead of an empty page.
+// refusesPageAfterEnd reports what some servers answer past the last page.
 func refusesPageAfterEnd(err error) bool {
 	var apiErr *failure.APIError
 	if !errors.As(err, &apiErr) {

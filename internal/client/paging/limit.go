@@ -14,10 +14,7 @@ type limitPage[T any] struct {
 }
 
 // ReadLimit reads a limit-style endpoint to totalPages (DESIGN.md, "Org
-// metrics end at totalPages"), and returns the records and the largest
-// totalPages seen. With totalPages of 2 or more, page 1 and the last page
-// both say where the read ends, so only a short or empty end, or page 1
-// saying it is the only page, is confirmed by more asks.
+// metrics end at totalPages"): the records, and the largest totalPages.
 func ReadLimit[T any, PT interface {
 	*T
 	Record
@@ -47,8 +44,8 @@ type limitReader[T any, PT interface {
 	prevPrints        []uint64 // the results of the page before, for an other question
 }
 
-// fetch gets and decodes one page. Two answers agree when they hold the
-// same results and the same totalPages.
+// fetch gets and decodes one page; two answers agree when they hold the
+// same results and totalPages.
 func (m *limitReader[T, PT]) fetch(ctx context.Context, page int) (limitPage[T], error) {
 	p, err := m.rd.Fetch(ctx, page, m.rd.Size)
 	if err != nil {
@@ -67,8 +64,7 @@ func (m *limitReader[T, PT]) fetch(ctx context.Context, page int) (limitPage[T],
 
 func limitSaid[T any](p limitPage[T]) answer { return p.said }
 
-// totalPages bounds what is sent: the pages claim no end of their own, and
-// none is sent past totalPages to look at.
+// totalPages bounds what is sent: pages claim no end of their own.
 func (m *limitReader[T, PT]) claimsEnd(int, limitPage[T]) int   { return 0 }
 func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
 
@@ -83,10 +79,9 @@ func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bo
 	return confirmOrAskAgain(m.ctx, m.rd.Answers, m.rd.Endpoint, page, p, p.question, endsHere, limitSaid[T], m.fetch, nil)
 }
 
-// endsHere reports an answer that would end the read: fewer results than
-// a page holds, or page 1 saying it is the only page. An empty page is not
-// doubted after a short page confirmed, nor after an empty page before
-// totalPages (believed already): the pages after it must be empty too.
+// endsHere reports an answer that would end the read: a short page, or
+// page 1 saying it is the only one; not an empty page after a confirmed
+// short one or after an empty page already believed.
 func (m *limitReader[T, PT]) endsHere(page int, p limitPage[T]) bool {
 	n := len(p.records)
 	emptyAgreed := n == 0 && (m.prevConfirmed || m.emptyAt > 0)
@@ -111,21 +106,19 @@ func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pag
 	}
 	m.total = max(m.total, p.totalPages)
 	n := len(p.records)
-	// Short, as the page was believed: fewer results than a page holds. A
-	// full page asked twice (its first answer lied) confirms no end.
-	short := n < m.perPage
+	short := n < m.perPage // as believed: a full page asked twice confirms no end
 	if n > 0 && m.emptyAt > 0 {
 		return pagePlan{}, &failure.PageError{Endpoint: rd.Endpoint, Page: page, Reason: fmt.Sprintf(
 			"page %d came back empty, yet this later page holds results: the server's pages do not agree with its totalPages", m.emptyAt)}
 	}
 	if n == 0 && page < m.total && m.emptyAt == 0 {
-		// Records deleted during the read, or a server at odds with
-		// itself: the pages up to totalPages say which.
+		// Records deleted meanwhile, or a server at odds with itself: the
+		// pages up to totalPages say which.
 		m.emptyAt = page
 	}
 	if n > 0 && n < rd.Size && page < m.total && !m.servesLess {
-		// totalPages may have been counted on the limit asked for, not
-		// on what the server serves: read on past it to an empty page.
+		// totalPages may count pages of the limit asked: read on to an
+		// empty page.
 		m.servesLess = true
 		m.perPage = n
 		rd.Logger.Warn(m.ctx, "the server serves fewer results per page than asked for; reading past totalPages until an empty page", map[string]any{

@@ -5,14 +5,9 @@ import (
 	"slices"
 )
 
-// The other question of a limit-style read (other_question.go): an answer
-// that ends the read (page 1 saying it is the only page, or a page short
-// of a full one) is believed when the page holding that end, asked with
-// another limit, repeats the records before it and holds nothing past it.
-
-// claimAt is the claim of a page of n results that ends the read, when an
-// other question can test it: the server serves what is asked (no page
-// before the last held fewer), and the page before was full.
+// claimAt is the end a page of n results claims, when another question
+// can test it (other_question.go): the server serves the limit asked, and
+// the page before was full.
 func (m *limitReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
 	size := m.rd.Size
 	if m.rd.MaxSize < 2 || m.servesLess || (page > 1 && len(m.prevPrints) != size) {
@@ -31,10 +26,9 @@ func (m *limitReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([
 	return printsOf[T, PT](p.Records), nil
 }
 
-// confirmEnd believes p's claim c when an other question confirms it;
-// when one refutes it, page is asked again until it answers otherwise, and
-// that answer is believed as any other (asked twice if it ends the read
-// too). It returns the answer believed, and whether it was confirmed.
+// confirmEnd believes p's claim c when another question confirms it;
+// refuted, page is asked again until it answers otherwise, and that answer
+// believed as any other.
 func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (limitPage[T], bool, error) {
 	c.held = append(slices.Clip(m.prevPrints), printsOf[T, PT](p.records)...)
 	v, err := askOther(m.ctx, c, m.rd.Size, m.rd.MaxSize, m.fetchPrints)

@@ -9,20 +9,13 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
-// A lie told again is believed: a cache keyed by URL, or a lagging replica
-// bound to a kept-alive connection, answers the same question the same way
-// however often it is asked. So an answer that ends a read is confirmed by
-// another question, one such a server cannot answer from the first: the
-// page that holds the claimed end asked with another page size. Its
-// answer must repeat the records the read holds just before the end, in
-// order, and hold nothing past it (DESIGN.md, "Paging rules").
-//
-// A lie only takes records away (an empty page, a page cut short), never
-// adds any: so records past the claimed end refute the claim, and an
-// answer that lacks records the read holds is itself a lie, and tells
-// nothing. The other question is chosen so that the end falls in the first
-// half of its page (2r < size, r the records before the end on it): a page
-// cut in half then still shows records past a false end.
+// A cache keyed by URL repeats a lie however often it is asked, so an
+// answer that ends a read is confirmed by another question: the page that
+// holds the claimed end, asked with another page size (DESIGN.md, "Paging
+// rules"). A lie only takes records away, so records past the end refute
+// the claim, and an answer lacking records the read holds tells nothing.
+// The end falls in the first half of the other page (2r < size), so that
+// a page cut in half still shows records past a false end.
 
 // endClaim is an answer claiming that the list ends at position end (no
 // record there), with the fingerprints of the records the read holds at
@@ -42,9 +35,8 @@ const (
 )
 
 // otherQuestions are up to n questions (page, size) whose page holds the
-// claimed end in its first half and starts among the held records, sizes
-// nearest to size first, from 2 to maxSize, never size itself. For an
-// empty list (end 0) every question is page 1.
+// end in its first half and starts among the held records, sizes nearest
+// to size first; for an empty list (end 0), page 1.
 func (c endClaim) otherQuestions(size, maxSize, n int) [][2]int {
 	var out [][2]int
 	for d := 1; len(out) < n && (size-d >= 2 || size+d <= maxSize); d++ {
@@ -78,17 +70,14 @@ func (c endClaim) judge(start int, answer []uint64) verdict {
 	return confirms
 }
 
-// otherOpinions is how many other questions a claim may take before the
-// read fails; an empty list needs two to agree, as no held record tells a
-// lie of an empty answer from the truth.
+// otherOpinions is how many other questions a claim may take; an empty
+// list needs two to agree, as no held record tells its lie from the truth.
 const otherOpinions = 3
 
-// askOther tests a claim with other questions, asked with fetch (the
-// fingerprints of a page's records). It returns confirms or refutes, or
-// unusable when no answer could be used: a server that does not keep to
-// the page size asked (it serves its own, or ignores it) answers other
-// questions with pages that do not line up with the read's; the caller
-// then asks the page itself again, as for a server of one page size.
+// askOther tests a claim with other questions (fetch returns a page's
+// record fingerprints): confirms, refutes, or unusable when no answer lines
+// up with the read's pages (a server that ignores the size asked); the
+// caller then asks the page itself again.
 func askOther(ctx context.Context, c endClaim, size, maxSize int,
 	fetch func(ctx context.Context, page, size int) ([]uint64, error),
 ) (verdict, error) {
@@ -133,9 +122,8 @@ func printsOf[T any, PT interface {
 	return out
 }
 
-// maxRefuted is how many times a page whose answer was refuted is asked
-// again for another answer before the read fails: a cache or a replica
-// that repeats a lie stops after a few asks.
+// maxRefuted is how many times a refuted page is asked again for another
+// answer before the read fails.
 const maxRefuted = 4
 
 // askUntilOther asks page again until its answer differs from the refuted

@@ -14,36 +14,26 @@ import (
 type Read[T any] struct {
 	Endpoint string // named in errors and logs
 	Size     int    // the page size asked for (count or limit)
-	// MaxSize is the largest page size the API allows: the other page
-	// sizes an end is confirmed with are at most it (other_question.go).
-	MaxSize int
-	// DefaultSize is the API's default page size: what a server that
-	// ignores the size asked for serves.
-	DefaultSize int
-	// MaxPages ends runaway paging with an error.
-	MaxPages int
-	// MaxInFlight bounds the pages on the network at once.
-	MaxInFlight int
-	// KeepRaw keeps each record's JSON (Record.SetRaw).
-	KeepRaw bool
+	// MaxSize and DefaultSize are the API's largest and default page
+	// sizes (what a server that ignores the size asked serves).
+	MaxSize, DefaultSize int
+	MaxPages             int // ends runaway paging with an error
+	MaxInFlight          int
+	KeepRaw              bool // keep each record's JSON (Record.SetRaw)
 
-	// Fetch asks for one page of size records and returns it decoded; an
-	// answer that does not decode is retried inside. It runs concurrently
-	// with other pages.
+	// Fetch asks for one page of size records, decoded; it runs
+	// concurrently with other pages.
 	Fetch func(ctx context.Context, page, size int) (Page[T], error)
-	// Question is what a page is asked at (its URL): the run's answers are
-	// compared by it.
+	// Question is the URL a page is asked at.
 	Question func(page, size int) string
 	// Recycle takes back a page's body once its records are kept.
 	Recycle func(body []byte)
-	// NewGuard checks every record of one pass (the organization guard);
-	// nil checks nothing.
+	// NewGuard checks every record of one pass; nil checks nothing.
 	NewGuard func() Guard[T]
-	// Budget bounds what one pass holds (budget.go); its zero value
-	// bounds nothing.
+	// Budget bounds what one pass holds; its zero value bounds nothing.
 	Budget Budget[T]
 
-	// Answers are the run's believed answers, shared by every read of a client.
+	// Answers are the run's believed answers, shared by a client's reads.
 	Answers *Answers
 	Logger  Logger
 }
@@ -51,28 +41,22 @@ type Read[T any] struct {
 // Page is one page's answer, decoded.
 type Page[T any] struct {
 	Records []pagejson.Record[T]
-	// Body is the answer as sent: what identifies a count-style page
-	// served twice, and what its records' raw JSON points into.
+	// Body is the answer as sent, which its records' raw JSON points into.
 	Body []byte
-	// TotalPages and Results are a limit-style page's: two answers of one
-	// agree when they hold the same results and the same totalPages.
+	// TotalPages and Results are a limit-style page's.
 	TotalPages int
 	Results    []byte
 }
 
 // Record is what the rules need of a record type.
 type Record interface {
-	// Key identifies the record across pages; "" means it has no
-	// identity, and is never taken for a duplicate.
-	Key() string
-	// SetRaw keeps the record's JSON, when the read asked for it.
+	Key() string // its id across pages; "": none, never a duplicate
 	SetRaw(raw []byte)
 }
 
 // Guard checks the records of one pass as they are kept, duplicates
-// included; Err is the pass's verdict.
+// included (See, with the record's bytes as sent); Err is the verdict.
 type Guard[T any] interface {
-	// See checks a record, with its bytes as sent.
 	See(rec *T, raw []byte)
 	Err() error
 }

@@ -13,10 +13,8 @@ import (
 // over, and which pages may be in flight next.
 type pagePlan struct {
 	done bool
-	// inFlight is how many pages may be on the network at once; at least
-	// 1. With 1 the read goes one page at a time: the next page is sent
-	// only once this one is handed over, since what it held decides what
-	// is asked next. Pages already in flight past it stay in flight.
+	// inFlight is how many pages may be on the network at once; with 1
+	// the next is sent only once this one is handed over.
 	inFlight int
 	// last is the highest page that may be sent.
 	last int
@@ -24,23 +22,19 @@ type pagePlan struct {
 
 // pageSource is a reader of one endpoint, as readPages drives it.
 type pageSource[R any] interface {
-	// fetch gets and decodes one page. It runs concurrently with other
-	// pages.
+	// fetch gets and decodes one page, concurrently with other pages.
 	fetch(ctx context.Context, page int) (R, error)
-	// claimsEnd says, of a page as it came back, the last page worth
-	// sending if its answer is true (0: no claim): an empty page ends the
-	// read there, a short page at the page after it.
+	// claimsEnd is the last page worth sending if a page's answer is
+	// true (0: no claim).
 	claimsEnd(page int, r R) int
-	// step takes each page in page order: its result or the error
-	// fetching it, and says what comes next.
+	// step takes each page in page order, and says what comes next.
 	step(page int, r R, fetchErr error) (pagePlan, error)
-	// beyondEnd looks at a page past the end that was already answered
-	// when step said done; its error (records there) ends the read.
+	// beyondEnd looks at a page past the end already answered when step
+	// said done; an error (records there) ends the read.
 	beyondEnd(page int, r R) error
 }
 
-// answered is one page's result, as a worker of readPages hands it back;
-// sending tells a page's sendings apart.
+// answered is one page's result; sending tells a page's sendings apart.
 type answered[R any] struct {
 	page, sending int
 	r             R
@@ -49,16 +43,12 @@ type answered[R any] struct {
 
 // readPages is an ordered pool: it sends pages 1, 2, … with at most the
 // plan's inFlight on the network, and hands each to src.step strictly in
-// page order, whatever order the answers come back in, so the result never
-// depends on which request finished first. Pages answered ahead of their
-// turn wait, at most as many as may be in flight, which bounds a read's
-// memory. No page past the lowest end an answer claims (claimsEnd) is
-// sent, and when that answer's turn comes, the pages past it still on the
-// network are cancelled: what the end asks next needs their places (they
-// are sent again should the end prove false). When step says done, the
-// later pages already answered are handed to beyondEnd (records there
-// contradict the end); every page still in flight is cancelled and
-// discarded.
+// page order, so the result never depends on which request finished first.
+// Pages answered ahead of their turn wait, as many at most as may be in
+// flight. No page past the lowest end an answer claims is sent; when that
+// answer's turn comes, the pages past it still on the network are
+// cancelled (and sent again should the end prove false). When step says
+// done, the later pages already answered go to beyondEnd.
 func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &pool[R]{ctx: ctx, over: make(chan struct{}), src: src, results: make(chan answered[R], max(maxInFlight, 1)),
@@ -97,8 +87,7 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 type pool[R any] struct {
 	ctx context.Context
 	// over is closed when readPages returns: a worker still holding an
-	// answer then drops it. (Not ctx: a worker must hand its answer over
-	// while readPages waits for it, even as a cancelled read ends.)
+	// answer drops it (not ctx: readPages may be waiting for it).
 	over    chan struct{}
 	g       errgroup.Group // one worker a page on the network
 	src     pageSource[R]
@@ -117,9 +106,7 @@ type sending struct {
 	cancel context.CancelFunc
 }
 
-// sendAllowed sends the pages the plan allows while page next is awaited:
-// up to the last page worth sending, the places on the network, and the pages that may be
-// held.
+// sendAllowed sends what the plan allows while page next is awaited.
 func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	flight := min(max(plan.inFlight, 1), maxInFlight)
 	ahead := flight // one page at a time: the next waits for this one's turn
@@ -149,8 +136,8 @@ func (p *pool[R]) send(page int) {
 	})
 }
 
-// take keeps an answer for its turn, and its claim of the end; an answer
-// of a sending that was cancelled is dropped.
+// take keeps an answer for its turn, and its claim of the end; a
+// cancelled sending's is dropped.
 func (p *pool[R]) take(a answered[R], next int) {
 	s, ok := p.onNetwork[a.page]
 	if !ok || s.n != a.sending {
@@ -169,8 +156,7 @@ func (p *pool[R]) take(a answered[R], next int) {
 	p.held[a.page] = a
 }
 
-// takeAnswered takes every answer already back: its claim bounds what is
-// sent next.
+// takeAnswered takes every answer already back.
 func (p *pool[R]) takeAnswered(next int) {
 	for {
 		select {
@@ -182,8 +168,7 @@ func (p *pool[R]) takeAnswered(next int) {
 	}
 }
 
-// cancelPast cancels the pages past last still on the network; they are
-// sent again if the read goes on past last.
+// cancelPast cancels the pages past last still on the network.
 func (p *pool[R]) cancelPast(last int) {
 	for page, s := range p.onNetwork {
 		if page > last {
@@ -194,9 +179,8 @@ func (p *pool[R]) cancelPast(last int) {
 	p.sent = min(p.sent, last)
 }
 
-// lastWorthSending is the last page worth sending: the plan's, or a lower one an
-// answer not yet handed over claims. Claims of pages handed over are
-// dropped: the read went on past them.
+// lastWorthSending is the plan's last page, or a lower one an answer not
+// yet handed over claims; claims of pages handed over are dropped.
 func lastWorthSending(last int, claims map[int]int, next int) int {
 	for p, upTo := range claims {
 		if p < next {
@@ -208,10 +192,9 @@ func lastWorthSending(last int, claims map[int]int, next int) int {
 	return last
 }
 
-// answeredBeyond hands beyondEnd the pages past the end that have already
-// been answered, without waiting for the others: those are the evidence
-// the read already holds, and waiting on a page past the end that is
-// being retried would hold up every read that ends.
+// answeredBeyond hands beyondEnd the pages past the end already answered,
+// without waiting for the others (one being retried would hold up the
+// read).
 func (p *pool[R]) answeredBeyond() error {
 	for _, page := range slices.Sorted(maps.Keys(p.held)) {
 		if a := p.held[page]; a.err == nil { // a page past the end may well be refused
