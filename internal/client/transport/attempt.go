@@ -2,11 +2,8 @@ package transport
 
 import "time"
 
-// attempts is what one page's request went through: the retry policy's
-// account, what the error that ends it reports, and the names its logs
-// carry. Each request has its own, bound to its hooks and its
-// transport stack (Transport.retrying, Transport.stack), which all run on
-// the request's goroutine.
+// attempts is what one page's request went through, for its retry policy,
+// its error and its logs; its hooks all run on the request's goroutine.
 type attempts struct {
 	sent     int // attempts sent
 	start    time.Time
@@ -15,9 +12,8 @@ type attempts struct {
 
 	charged int    // retries charged against MaxRetries
 	mark    uint64 // the client's successes at the request's last refusal for the rate
-	// pausedFor is the wait the send stage set the client's pause to for
-	// the answer to this request's last attempt (0: that answer was no
-	// refusal for the rate): its backoff.
+	// pausedFor is the pause the last answer set (0: no refusal for the
+	// rate): the backoff.
 	pausedFor time.Duration
 }
 
@@ -28,8 +24,7 @@ func (t *Transport) newAttempts(r Request) *attempts {
 	}
 }
 
-// othersProgressed reports whether the client had successes since this
-// request was last refused for the rate (or began), given its count now.
+// othersProgressed reports successes since the last refusal (or start).
 func (a *attempts) othersProgressed(successes uint64) bool {
 	progressed := successes > a.mark
 	a.mark = successes
@@ -42,8 +37,7 @@ func (a *attempts) charge(limit int) bool {
 	return a.charged <= limit
 }
 
-// fields adds the page request's endpoint and page to log fields: the URL
-// logged carries no query.
+// fields adds the endpoint and page to log fields.
 func (a *attempts) fields(f map[string]any) map[string]any {
 	f["endpoint"], f["page"] = a.endpoint, a.page
 	return f

@@ -7,14 +7,10 @@ import (
 	"sync"
 )
 
-// Page bodies are recycled: a read of 100,000 memberships receives about
-// 100 MB of bodies, each garbage once its page is decoded, and that garbage
-// set the provider's peak memory. A body goes back to the pool only once
-// its page's records were kept (decoded strings are copies, and raw JSON is
-// copied when kept), so nothing refers to it any more.
+// Page bodies are recycled once their records are kept (copies): 100,000
+// memberships are about 100 MB of bodies, which set the peak memory.
 
-// maxPooledBody bounds what the pool keeps: a page of 1000 large records is
-// about a megabyte.
+// maxPooledBody bounds what the pool keeps (a page is about a megabyte).
 const maxPooledBody = 8 << 20
 
 var bodyPool sync.Pool // of *[]byte
@@ -36,9 +32,8 @@ func Recycle(b []byte) {
 	bodyPool.Put(&b)
 }
 
-// readBody reads a response body of at most limit bytes. A declared
-// Content-Length sizes the buffer once: growing it by doubling would
-// allocate about three times a page for every page of a large read.
+// readBody reads a body of at most limit bytes, in one buffer of its
+// Content-Length when declared.
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	n := resp.ContentLength
 	if n < 0 || n > limit {

@@ -11,18 +11,13 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// ConnectionError is a request that could not reach the API at all: the
-// connection was refused, the host name does not resolve, or TLS failed.
-// The fix is nearly always the address, so it names the setting.
+// ConnectionError is a request that could not reach the API (refused, no
+// such host, TLS); the fix is nearly always the address it names.
 type ConnectionError struct {
-	Problem string // what failed, in words
-	BaseURL string // the configured base URL
-	// Proxy is true when the proxy from the environment failed, not the
-	// API's address: then the setting to check is the proxy's.
-	Proxy bool
-	// Untrusted is a certificate this machine does not trust: a private
-	// CA, or a proxy that intercepts TLS, may be trusted by a setting.
-	Untrusted bool
+	Problem   string // what failed, in words
+	BaseURL   string
+	Proxy     bool // the environment's proxy failed, not the API's address
+	Untrusted bool // a certificate a setting may trust (a private CA)
 	Err       error
 }
 
@@ -31,7 +26,6 @@ func (e *ConnectionError) Error() string { return e.WordWith(failure.ConfigNames
 // WordWith words the base URL setting.
 func (e *ConnectionError) WordWith(name failure.Namer) string {
 	if e.Proxy {
-		// net/http's own variables, not a setting of the client.
 		return fmt.Sprintf("%v: %s; check the HTTPS_PROXY (or HTTP_PROXY, NO_PROXY) environment variable", e.Err, e.Problem)
 	}
 	msg := fmt.Sprintf("%v: %s; check %s, now %s", e.Err, e.Problem, name(failure.SettingBaseURL), e.BaseURL)
@@ -41,8 +35,7 @@ func (e *ConnectionError) WordWith(name failure.Namer) string {
 	return msg
 }
 
-// viaProxy reports an error of the connection to a proxy taken from the
-// environment: net/http's outermost error is then a "proxyconnect" one.
+// viaProxy reports an error reaching the environment's proxy.
 func viaProxy(err error) bool {
 	var opErr *net.OpError
 	return errors.As(err, &opErr) && opErr.Op == "proxyconnect"
@@ -51,7 +44,7 @@ func viaProxy(err error) bool {
 func (e *ConnectionError) Unwrap() error { return e.Err }
 
 // connectionProblem says what an error of the connection itself means, or
-// "" for any other error (a reset mid-answer, a timeout after connecting).
+// "" for any other error.
 func connectionProblem(err error) string {
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
@@ -70,16 +63,14 @@ func connectionProblem(err error) string {
 	return ""
 }
 
-// isTLSError reports an error of the TLS handshake or of the server's
-// certificate.
+// isTLSError reports an error of the handshake or the certificate.
 func isTLSError(err error) bool {
 	var header tls.RecordHeaderError
 	var alert tls.AlertError
 	return isCertificateError(err) || errors.As(err, &header) || errors.As(err, &alert)
 }
 
-// isCertificateError reports a certificate the client will not trust: no
-// retry can change that.
+// isCertificateError reports a certificate the client will not trust.
 func isCertificateError(err error) bool {
 	var verify *tls.CertificateVerificationError
 	var unknown x509.UnknownAuthorityError
@@ -88,16 +79,14 @@ func isCertificateError(err error) bool {
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
 }
 
-// isPlainHTTPAnswer reports an https request answered in plain HTTP: the
-// address is not an https one, and no retry changes that. net/http says so
-// in words only, as a bare string.
+// isPlainHTTPAnswer reports an https request answered in plain HTTP
+// (net/http says so in words only).
 func isPlainHTTPAnswer(err error) bool {
 	return strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
-// isHostNotFound reports a host name the resolver says does not exist (no
-// such host): a typo in base_url, which no retry can change. A resolver
-// that timed out or failed for a moment is retried like any network error.
+// isHostNotFound reports a host the resolver says does not exist (a
+// resolver that failed for a moment is retried).
 func isHostNotFound(err error) bool {
 	var dnsErr *net.DNSError
 	return errors.As(err, &dnsErr) && dnsErr.IsNotFound && !viaProxy(err)

@@ -28,9 +28,8 @@ func (e *RetryWaitError) WordWith(name failure.Namer) string {
 		"try again later, or raise %s to wait that long", e.Status, e.Wait, wait, e.Max, wait)
 }
 
-// notAPageError is a 2xx answer whose body is not a page of the endpoint:
-// what a maintenance page, an error object or a cut-off answer served with
-// a 200 looks like. It is retried like a 5xx.
+// notAPageError is a 2xx answer whose body is not a page (a maintenance
+// page, an error object, a cut-off answer); it is retried like a 5xx.
 type notAPageError struct {
 	Status int
 	Err    error
@@ -45,10 +44,8 @@ func (e *notAPageError) WordWith(name failure.Namer) string {
 
 func (e *notAPageError) Unwrap() error { return e.Err }
 
-// Final marks an error of Request.Accept that no retry can change (a page
-// that names another page than was asked for): the request fails at once
-// with it, where another body Accept refuses is retried. What the error
-// means is the caller's; the transport only does not ask again.
+// Final marks an error of Request.Accept that no retry can change: the
+// request fails at once with it.
 func Final(err error) error { return &finalError{err: err} }
 
 type finalError struct{ err error }
@@ -70,14 +67,11 @@ func (e *bodyTooLargeError) Error() string {
 	return fmt.Sprintf("the response body is larger than %d bytes", e.limit)
 }
 
-// apiMessageLimit is how many characters of what the API said an error
-// shows.
+// apiMessageLimit is how many characters of what the API said are shown.
 const apiMessageLimit = 120
 
-// apiMessage is the "message", else the "error", string of a JSON error
-// body, with the token removed and cut short: what the API said, in its
-// words. Any other body gives "": a page of HTML or plain text is not
-// quoted.
+// apiMessage is the "message", else "error", string of a JSON body,
+// redacted and cut; any other body gives "".
 func apiMessage(body []byte, token string) string {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(body, &members) != nil {
@@ -92,27 +86,20 @@ func apiMessage(body []byte, token string) string {
 	return ""
 }
 
-// requestFailed is the error of a request that never got an answer: how
-// many attempts over how long, the last error, and for an error of the
-// connection itself (refused, DNS, TLS), the setting to check.
+// requestFailed is the error of a request that never got an answer.
 func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 	reason := "the request failed"
 	if n := a.sent; n > 1 {
 		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, failure.Rounded(time.Since(a.start)))
 	}
 	if what := connectionProblem(err); what != "" {
-		// Scheme and host only: the base URL's path may hold what a user
-		// put there by mistake, and the host is what a connection error
-		// is about.
 		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: err}
 	}
 	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
 }
 
-// shownURL is u as scheme://host/path, for errors and logs: the path a
-// user needs to fix a wrong endpoint_paths, never the query nor userinfo.
-// A server that redirected chose it, so it is redacted like server text,
-// decoded: a path may spell every character of the token as an escape.
+// shownURL is u as scheme://host/path for errors and logs (the path fixes
+// a wrong endpoint_paths), redacted: a redirect chose it.
 func (t *Transport) shownURL(u *url.URL) string {
 	if u == nil {
 		return ""
@@ -120,8 +107,7 @@ func (t *Transport) shownURL(u *url.URL) string {
 	return redact.Text(u.Scheme+"://"+u.Host+u.Path, 0, redact.Secret{Value: t.cfg.Token})
 }
 
-// scrubURLError drops the *url.Error wrapper's repetition of the URL while
-// keeping its cause; the URL holds no secret, but the page does the naming.
+// scrubURLError drops *url.Error's repetition of the URL.
 func scrubURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -12,12 +12,11 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// Origin is scheme://host[:port], the unit a token is bound to, and how
-// an error names a URL: never its user information, path or query.
+// Origin is scheme://host[:port]: what a token is bound to, and how an
+// error names a URL.
 func Origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
 
-// originTransport attaches the token only to requests for the API's own
-// origin, so a redirect elsewhere can never carry it.
+// originTransport attaches the token only to the API's own origin.
 type originTransport struct {
 	origin   string
 	withAuth http.RoundTripper
@@ -31,9 +30,8 @@ func (t *originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.without.RoundTrip(req)
 }
 
-// sameOriginRedirects refuses redirects to another origin: following them
-// could hand the token to a host the user never configured. The origin a
-// server chose is redacted like any server text.
+// sameOriginRedirects refuses redirects to another origin (a host the user
+// never configured); the origin, server text, is redacted.
 func (t *Transport) sameOriginRedirects(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errTooManyRedirects
@@ -59,9 +57,8 @@ func (e *RedirectError) WordWith(name failure.Namer) string {
 
 var errTooManyRedirects = errors.New("the API redirected more than 10 times")
 
-// refuseNonLoopback is the dialer's check for an http base URL: the
-// connection is refused unless the address it is about to reach is a
-// loopback one, whatever the host name resolved to at configuration.
+// refuseNonLoopback is the dialer's check for an http base URL: only a
+// loopback address, whatever the name resolved to before.
 func refuseNonLoopback(_, address string, _ syscall.RawConn) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {

@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// pauseGate holds every request of a client until a time the server asked
-// for with Retry-After. One worker's 429 thus pauses all of them, instead
-// of the others running into the same limit.
+// pauseGate holds every request of a client until the time a Retry-After
+// asked for: one 429 pauses all.
 type pauseGate struct {
 	mu    sync.Mutex
 	until time.Time

@@ -12,21 +12,15 @@ import (
 )
 
 // policy is CheckRetry of one request: it retries network errors, 429,
-// 5xx other than 501 (which says the server will never do it), and a 2xx
-// whose body is not a page (notAPageError), unless Accept marked why as
-// Final. A host name that does not
-// resolve and a certificate that is not trusted fail at once: no retry
-// changes them. Context cancellation, refused redirects and oversized
-// bodies end the read at once, and so does a Retry-After longer than
-// MaxRetryWait: a plan should fail and say why, not sit for an hour.
+// 5xx but 501, and a 2xx whose body is not a page (unless Final). What no
+// retry changes fails at once: an unknown host, an untrusted certificate,
+// a refused redirect, an oversized body, a Retry-After over MaxRetryWait.
 //
-// Each retry is charged against MaxRetries, but one: a request refused for
-// the rate (429, or 503 with Retry-After) while other requests of the
-// client got through since its last refusal. The server is then serving
-// the client as fast as it allows, and this request's turn comes; twenty
-// reads sharing a rate limit would otherwise use up their retries waiting
-// for one another. Such a request is bounded by time instead: each wait by
-// MaxRetryWait, the whole read by its context (the data source's timeouts).
+// Each retry is charged against MaxRetries but a refusal for the rate
+// while other requests of the client got through: the server then serves
+// as fast as it allows, and twenty reads sharing a limit would otherwise
+// use up their retries waiting for one another. Such a request is bounded
+// by time instead (unchargedFor, and the read's context).
 func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
@@ -58,20 +52,15 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 	return false, nil
 }
 
-// unchargedFor is how long a request may go on being refused for the rate
-// without its retries being charged: as long as its retries could wait if
-// each waited the longest. A caller without a deadline of its own (the
-// provider always has one, the read's timeouts) is not held forever.
+// unchargedFor is how long a request may be refused for the rate without
+// its retries being charged: as long as all of them could wait.
 func (t *Transport) unchargedFor() time.Duration {
 	return time.Duration(t.cfg.MaxRetries+1) * t.cfg.MaxRetryWait
 }
 
-// backoff is Backoff of one request: how long it waits before its next
-// attempt, and nothing else. After a refusal for the rate it is the pause
-// the send stage set for the whole client (rateLimitPause); otherwise it
-// grows exponentially with the retries charged, with jitter, so clients
-// that failed together do not retry together. attempt is retryablehttp's
-// count, used for an attempt with no answer (every such retry is charged).
+// backoff is Backoff of one request: after a refusal for the rate, the
+// pause the send stage set for the client; otherwise exponential in the
+// retries charged, with jitter (attempt is for an attempt with no answer).
 func (t *Transport) backoff(a *attempts, minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp == nil {
 		return exponentialJitter(minWait, maxWait, attempt)
@@ -87,12 +76,10 @@ func (t *Transport) backoff(a *attempts, minWait, maxWait time.Duration, attempt
 	return wait
 }
 
-// rateLimitPause is the wait a refusal for the rate asks of every request
-// of the client: the Retry-After named (a wait of 0, or a date already
-// past, waited as the shortest backoff: retrying at once would hammer the
-// server), or for a 429 without one the exponential backoff; false when
-// the answer is no such refusal, or names a wait longer than MaxRetryWait
-// (which policy refuses).
+// rateLimitPause is the wait a refusal for the rate asks of the whole
+// client: the Retry-After named (at least RetryWaitMin), or for a 429
+// without one the backoff; false for no such refusal, or one over
+// MaxRetryWait (which policy refuses).
 func (t *Transport) rateLimitPause(a *attempts, resp *http.Response) (time.Duration, bool) {
 	if wait, ok := retryAfter(resp); ok {
 		if wait > t.cfg.MaxRetryWait {
@@ -141,8 +128,6 @@ func parseRetryAfter(v string) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		// Only as long as a Duration can hold: the wait is reported as the
-		// server asked it, and refused when over MaxRetryWait.
 		secs = min(secs, maxRetryAfterSeconds)
 		return time.Duration(secs) * time.Second, true
 	}

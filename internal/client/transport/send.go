@@ -6,14 +6,11 @@ import (
 	"sync"
 )
 
-// sendStage is where every attempt of every read of a client goes out: it
-// takes one of the client's places for requests in flight (Config.
-// MaxConcurrency, shared by every data source of a provider: a fixed
-// limit, handed out in order of arrival), waits for any Retry-After pause
-// of the client, sends, and counts a success. A refusal for the rate
-// pauses the whole client here (rateLimitPause), for the wait the request
-// then backs off by. The place is held until the body is closed: a body
-// still arriving is a request in flight.
+// sendStage is where every attempt of a client goes out: it takes one of
+// the client's places in flight (a fixed limit shared by every data
+// source), waits out any Retry-After pause, sends, and counts a success; a
+// refusal for the rate pauses the whole client. The place is held until
+// the body is closed.
 type sendStage struct {
 	t    *Transport
 	a    *attempts
@@ -55,8 +52,8 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// pauseFor pauses every request of the client for the wait a refusal for
-// the rate asks (rateLimitPause), and notes it as the request's backoff.
+// pauseFor pauses the client for the wait a refusal for the rate asks, and
+// notes it as the request's backoff.
 func (t *Transport) pauseFor(a *attempts, req *http.Request, resp *http.Response) {
 	wait, ok := t.rateLimitPause(a, resp)
 	if !ok {
@@ -83,8 +80,7 @@ func isRateLimit(resp *http.Response) bool {
 	return ok
 }
 
-// releasingBody gives the request's place back once, when the body is
-// closed.
+// releasingBody gives the place back once, when the body is closed.
 type releasingBody struct {
 	io.ReadCloser
 	once    sync.Once

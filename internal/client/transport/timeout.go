@@ -10,10 +10,8 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// attemptTimeout bounds one attempt, its body included, by request_timeout.
-// It is the innermost transport, so that time spent waiting for a place
-// among the requests in flight or for a Retry-After pause is not taken
-// from the attempt.
+// attemptTimeout bounds one attempt, its body included; innermost, so the
+// wait for a place or a pause is not taken from it.
 type attemptTimeout struct {
 	limit time.Duration
 	base  http.RoundTripper
@@ -36,7 +34,7 @@ func (t *attemptTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // cancelingBody ends the attempt's timer when the body is closed, and says
-// that the timeout, not the server, cut a body short.
+// when the timeout cut a body short.
 type cancelingBody struct {
 	io.ReadCloser
 	ctx, parent context.Context

@@ -1,9 +1,8 @@
 // Package transport sends the client's requests: one GET of one page,
-// retried with go-retryablehttp as its authors intend (each request has a
-// retryablehttp.Client whose CheckRetry and Backoff are bound to its own
-// attempt record), under the client's limit on requests in flight and its
-// Retry-After pause, the body handed to the caller's Accept inside the
-// retry loop, so a 200 that is not a page is retried like a 5xx.
+// retried with go-retryablehttp (CheckRetry and Backoff bound to the
+// request's attempt record), under the client's limit on requests in
+// flight and its Retry-After pause; the body goes to the caller's Accept
+// inside the retry loop, so a 200 that is not a page is retried.
 package transport
 
 import (
@@ -28,31 +27,18 @@ import (
 
 // Config configures a Transport. The client fills every field.
 type Config struct {
-	// Base is the API's address: the token goes to its origin only.
-	Base *url.URL
-	// Token is the OAuth 2.0 access token, sent as a Bearer token.
-	Token     string
-	UserAgent string
-	// Timeout bounds each attempt, its body included.
-	Timeout time.Duration
-	// MaxRetries is how many retries are charged at most (see policy).
-	MaxRetries int
-	// MaxConcurrency bounds the requests in flight at once (send.go).
-	MaxConcurrency int
-	// MaxBodyBytes caps one response body.
-	MaxBodyBytes int64
-	// RetryWaitMin and RetryWaitMax bound the exponential backoff.
-	RetryWaitMin, RetryWaitMax time.Duration
+	Base                       *url.URL // the token goes to its origin only
+	Token, UserAgent           string
+	Timeout                    time.Duration // each attempt, its body included
+	MaxRetries, MaxConcurrency int
+	MaxBodyBytes               int64
+	RetryWaitMin, RetryWaitMax time.Duration // the exponential backoff
 	// MaxRetryWait is the longest wait before a retry; a longer
 	// Retry-After fails the request with a *RetryWaitError.
 	MaxRetryWait time.Duration
 	Logger       Logger
-	// RootCAs, when set, are the authorities trusted for TLS; nil is the
-	// system's.
-	RootCAs *x509.CertPool
-	// Network is what holds the connections; nil is net/http's pooled
-	// transport (dialing loopback only for an http base URL). Tests give
-	// an in-memory API here.
+	RootCAs      *x509.CertPool // nil: the system's
+	// Network holds the connections; nil is net/http's pooled transport.
 	Network http.RoundTripper
 }
 
@@ -63,15 +49,13 @@ type Logger interface {
 	Warn(ctx context.Context, msg string, fields map[string]any)
 }
 
-// Transport sends every request of one client. It is safe for concurrent
-// use.
+// Transport sends every request of one client, concurrently.
 type Transport struct {
 	cfg     Config
 	network http.RoundTripper
 	tokens  oauth2.TokenSource
-	// inFlight is the client's fixed limit on requests in flight
-	// (Config.MaxConcurrency), and successes its 2xx answers: what the
-	// retry policy measures other requests' progress by (retry.go).
+	// inFlight is the client's limit on requests in flight; successes its
+	// 2xx answers, which the retry policy measures progress by.
 	inFlight  *semaphore.Weighted
 	successes atomic.Uint64
 	pause     *pauseGate
@@ -111,17 +95,13 @@ type Request struct {
 	Endpoint string // named in errors and logs, e.g. "memberships"
 	Page     int
 	URL      string
-	// Accept takes a 2xx answer's body, after the body is closed (so off
-	// its place in flight). It owns the body (Recycle it when refusing it);
-	// an error means the answer is not a page, and it is retried like a
-	// 5xx.
+	// Accept takes a 2xx answer's body (its own: Recycle it when refusing
+	// it); an error means the answer is not a page, retried like a 5xx.
 	Accept func(body []byte) error
 }
 
-// Get sends r, retrying network errors, a body cut off mid-read, 429, 5xx
-// and a 2xx whose body Accept refuses. What comes back is nil once Accept
-// took a body, or an error naming the endpoint and page, with the token
-// removed from its message.
+// Get sends r (retrying as policy says) until Accept takes a body, or
+// returns an error naming the endpoint and page.
 func (t *Transport) Get(ctx context.Context, r Request) error {
 	a := t.newAttempts(r)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
@@ -133,13 +113,11 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		req.Header.Set("User-Agent", t.cfg.UserAgent)
 	}
 
-	// Reading the body inside the response handler lets retryablehttp retry
-	// a connection that breaks mid-body, or a body that is not a page, like
-	// any other failed attempt.
+	// Reading the body in the response handler retries a body cut off or
+	// not a page like any failed attempt.
 	size := 0
 	req.SetResponseHandler(func(resp *http.Response) error {
-		// retryablehttp calls this for every final response, errors too;
-		// leave those bodies for the error excerpt below.
+		// Called for error statuses too: statusError reads those.
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			return nil
 		}
@@ -190,11 +168,9 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 	return nil
 }
 
-// statusError is the error of a request the API answered with a status other
-// than 2xx: the status, the final URL (after the same-origin redirects a
-// server chose), and what the API said in a JSON body (apiMessage), never
-// the body itself. A server refusing the token is the likeliest to echo
-// it, and its body says nothing the status does not: it is not read.
+// statusError is the error of a non-2xx answer: the status, the final URL,
+// and what a JSON body said (apiMessage), never the body. A 401 or 403
+// body is not read: such a server is the likeliest to echo the token.
 func (t *Transport) statusError(r Request, a *attempts, resp *http.Response) error {
 	defer resp.Body.Close()
 	said := ""
@@ -217,9 +193,7 @@ func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
 			Transport:     t.stack(a), // attemptTimeout bounds each attempt
 			CheckRedirect: t.sameOriginRedirects,
 		},
-		// policy charges retries against MaxRetries itself: a request
-		// refused for the rate while other requests of the client get
-		// through is bounded by time, not by a count.
+		// policy charges retries against MaxRetries itself.
 		RetryMax:     math.MaxInt32,
 		RetryWaitMin: t.cfg.RetryWaitMin,
 		RetryWaitMax: t.cfg.RetryWaitMax,
@@ -234,10 +208,9 @@ func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
 	}
 }
 
-// stack is the transports one request's attempts go through, outermost
-// first: the token (only for the base URL's origin) → the client's limit on
-// requests in flight and its Retry-After pause → the attempt's time limit
-// → the network.
+// stack is what one request's attempts go through: the token (for the
+// base URL's origin only), the send stage, the attempt's time limit, the
+// network.
 func (t *Transport) stack(a *attempts) http.RoundTripper {
 	timed := &attemptTimeout{limit: t.cfg.Timeout, base: t.network}
 	sent := &sendStage{t: t, a: a, base: timed}
