@@ -5,16 +5,9 @@ import (
 	"sync"
 )
 
-// cache shares reads within one client's life — one Terraform run. Several
-// data sources with the same query (endpoint, filters, page size) cause one
-// fetch; concurrent callers wait for it instead of starting their own.
-// Results of up to retainUpTo records are also kept for the rest of the run.
-// Larger ones are not: kept, 100,000 memberships hold about 100 MB for the
-// whole plan, and they would still be alive while the provider encodes the
-// state and gRPC copies it, the three at once being the provider's peak
-// memory. Terraform reads data sources concurrently, so identical large
-// reads in one plan still share the fetch that is in flight. Failures are
-// not kept, so a later read tries again.
+// cache shares reads within one run: identical queries in flight share one
+// fetch, and results of up to retainUpTo records are kept (a larger one
+// kept would add to the provider's peak memory). Failures are not kept.
 type cache struct {
 	mu         sync.Mutex
 	done       map[string]any
@@ -22,17 +15,12 @@ type cache struct {
 	retainUpTo int
 }
 
-// defaultRetainUpTo is the most records a finished read may hold and
-// still be kept for later identical reads.
 const defaultRetainUpTo = 10_000
 
-// retains reports whether a finished result of n records is small enough
-// to keep.
 func (c *cache) retains(n int) bool { return n <= c.retainUpTo }
 
-// keep holds a finished result for the rest of the run, whatever its
-// size: for a result that something else holds for the run anyway (a
-// lookup's index holds its list), keeping it costs nothing.
+// keep holds a result for the run whatever its size: for one held anyway
+// (a lookup's index holds its list).
 func (c *cache) keep(key string, v any) {
 	c.mu.Lock()
 	c.done[key] = v
@@ -52,9 +40,8 @@ func newCache(retainUpTo int) *cache {
 	return &cache{done: map[string]any{}, flights: map[string]*flight{}, retainUpTo: retainUpTo}
 }
 
-// get returns the cached value for key, or runs read once for all callers.
-// Results are shared: callers must not modify them. records counts a
-// result's records, to decide whether it is kept once finished.
+// get returns the cached value for key, or runs read once for all callers
+// (who must not modify it); records counts a result's records.
 func get[V any](ctx context.Context, c *cache, key string, read func(context.Context) (V, error), records func(V) int) (V, error) {
 	c.mu.Lock()
 	if v, ok := c.done[key]; ok {
@@ -63,9 +50,7 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 	}
 	f, ok := c.flights[key]
 	if !ok {
-		// The read belongs to every waiting caller, so one caller's
-		// cancellation must not fail the others; it is cancelled only when
-		// every caller has stopped waiting, so nothing runs on for no one.
+		// The read is cancelled only when no caller waits for it.
 		readCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		f = &flight{finished: make(chan struct{}), cancel: cancel}
 		c.flights[key] = f
@@ -98,8 +83,6 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 		c.mu.Lock()
 		f.waiters--
 		if f.waiters == 0 && c.flights[key] == f {
-			// Nobody waits any more: stop the read, and let the next
-			// caller start a fresh one rather than join a cancelled one.
 			delete(c.flights, key)
 			f.cancel()
 		}

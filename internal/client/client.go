@@ -1,7 +1,6 @@
-// Package client reads the Join It API: the facade the provider and the
-// commands use (DESIGN.md, "Packages"). It speaks of the API and of its own
-// Config only: an error whose fix is a setting names it as a Setting, and
-// the provider words it with its own names (Word).
+// Package client reads the Join It API (DESIGN.md, "Packages"). An error
+// whose fix is a setting names it as a Setting, which the provider words
+// with its own names (Word).
 package client
 
 import (
@@ -17,18 +16,15 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// Client reads one organization's data. It is safe for concurrent use, and
-// identical reads made while it lives are fetched once (see cache.go).
+// Client reads one organization's data, concurrently; identical reads are
+// fetched once (cache.go).
 type Client struct {
 	cfg       Config
 	base      *url.URL
 	transport *transport.Transport
 	cache     *cache
-	// answers are the run's believed answers, page by page (package paging).
-	answers *paging.Answers
-	// paths are the endpoints' paths, and the alternates of those the
-	// specification does not show in full (pathfallback.go).
-	paths *pathChoice
+	answers   *paging.Answers
+	paths     *pathChoice // pathfallback.go
 }
 
 // New checks the configuration and builds a client. No request is sent.
@@ -42,8 +38,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("the access token is empty")
 	}
-	// A token read from a file often ends in a newline; net/http would
-	// refuse the header on every attempt, and each refusal would be retried.
+	// A token read from a file often ends in a newline.
 	if strings.ContainsFunc(cfg.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return nil, errors.New("the access token contains white space or control characters (a trailing newline?)")
 	}
@@ -69,8 +64,7 @@ func New(cfg Config) (*Client, error) {
 	}, nil
 }
 
-// rootCAs is the system's certificate pool with the PEM certificates
-// added; nil (the system's alone) when there are none.
+// rootCAs is the system's pool with pem added; nil when pem is empty.
 func rootCAs(pem []byte) (*x509.CertPool, error) {
 	if len(pem) == 0 {
 		return nil, nil
@@ -88,10 +82,7 @@ func rootCAs(pem []byte) (*x509.CertPool, error) {
 // The names of the packages below that the provider and the commands use.
 type (
 	// Setting is a part of Config an error concerns.
-	Setting = failure.Setting
-	// BudgetError is a read that passed one of its bounds (Config.MaxValues,
-	// Config.MaxBytes, MaxRecordValues, a page of more records than the
-	// budget).
+	Setting     = failure.Setting
 	BudgetError = failure.BudgetError
 )
 
@@ -124,9 +115,7 @@ func ConfigNames(s Setting) string { return failure.ConfigNames(s) }
 // wherever in the chain the error that names it stands.
 func Word(err error, name failure.Namer) string { return failure.Word(err, name) }
 
-// ServerText makes a value the server sent fit for a message: the token
-// removed in every spelling, control characters made spaces, and cut to
-// limit characters (0: not cut).
+// ServerText makes a value the server sent fit for a message (redact.Text).
 func (c *Client) ServerText(s string, limit int) string {
 	return redact.Text(s, limit, redact.Secret{Value: c.cfg.Token})
 }

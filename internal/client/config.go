@@ -16,8 +16,7 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 )
 
-// Defaults chosen from the specification: the largest page sizes the API
-// allows, so a read takes the fewest requests.
+// Defaults of Config.
 const (
 	DefaultTimeout        = 60 * time.Second
 	DefaultMaxRetries     = 5
@@ -25,71 +24,47 @@ const (
 	DefaultMaxPages       = 100_000
 	DefaultMaxBodyBytes   = 64 << 20
 	DefaultMaxRetryWait   = 60 * time.Second
-	// DefaultMaxValues lets the full read of 100,000 memberships through
-	// (about 3.4 million values, 2.7 GB of Terraform's memory to plan) and
-	// the lean read of a million (2-3 million), and refuses a full read of
-	// a million, which no CI runner could plan (DESIGN.md, "Bounds").
+	// DefaultMaxValues lets a full read of 100,000 memberships and a lean
+	// one of a million through, not a full one of a million (DESIGN.md,
+	// "Bounds").
 	DefaultMaxValues = 5_000_000
 )
 
-// Paths are the endpoint paths, relative to the base URL; the defaults and
-// how empty fields take them are in package apispec, shared with the
-// sandbox.
+// Paths are the endpoint paths, relative to the base URL (apispec).
 type Paths = apispec.Paths
 
 // Config configures a Client. Zero values take the documented defaults.
 type Config struct {
-	// BaseURL is the API address; it may carry a path prefix. It must be
-	// https unless its host is a loopback address. Empty is the service's
-	// (DefaultBaseURL).
+	// BaseURL is the API address, which may carry a path prefix: https
+	// unless its host is loopback. Empty is DefaultBaseURL.
 	BaseURL string
-	// Token is the OAuth 2.0 access token, sent as a Bearer token.
-	Token string
-	// Timeout bounds each HTTP attempt, including reading its body.
-	Timeout time.Duration
-	// MaxRetries is how many times a failed attempt is retried. Use
-	// NoRetries for none (zero means the default). A refusal for the rate
-	// while other requests get through is not counted (transport.policy).
-	MaxRetries int
-	// MaxConcurrency bounds the requests in flight at once, across every
-	// read of the client (transport/send.go).
-	MaxConcurrency int
-	// UserAgent is sent on every request.
-	UserAgent string
-	// Paths overrides endpoint paths; empty fields keep the defaults.
-	Paths Paths
-	// Logger receives request and paging events; nil discards them.
-	Logger Logger
-	// CACertPEM, when set, holds PEM certificates of authorities trusted
-	// for the API's TLS besides the system's: a private CA, or a proxy
-	// that intercepts TLS.
+	Token   string        // the OAuth 2.0 access token, sent as a Bearer token
+	Timeout time.Duration // each attempt, its body included
+	// MaxRetries is how many times a failed attempt is retried (NoRetries:
+	// none); a refusal for the rate while others get through is not
+	// counted.
+	MaxRetries     int
+	MaxConcurrency int // requests in flight at once, across the client
+	UserAgent      string
+	Paths          Paths  // empty fields keep the defaults
+	Logger         Logger // nil discards
+	// CACertPEM holds authorities trusted besides the system's.
 	CACertPEM []byte
-	// OrganizationID, when set, is the organization every record must
-	// belong to: a record whose organization_id is set and differs fails
-	// the read (an *OrganizationError). Records without one pass.
+	// OrganizationID, when set, fails a read with a record of another
+	// organization (*OrganizationError); records without one pass.
 	OrganizationID string
 
-	// MaxPages ends runaway paging with an error.
-	MaxPages int
-	// MaxBodyBytes caps the size of one response body.
-	MaxBodyBytes int64
-	// MaxValues bounds the values one read may hold (weight.go): a read
-	// fails with a *BudgetError as soon as the records it kept pass it.
-	MaxValues int64
-	// MaxBytes bounds the text one read may hold (weight.go), the same
-	// way; 0 is no bound. The provider sets it to Terraform's message
-	// ceiling.
-	MaxBytes int64
-	// RetryWaitMin and RetryWaitMax bound the exponential backoff.
-	RetryWaitMin, RetryWaitMax time.Duration
-	// MaxRetryWait is the longest the client waits before a retry. A server
-	// that asks for a longer wait (Retry-After) fails the read at once with
-	// a *transport.RetryWaitError; backoff waits are capped at it.
+	MaxPages     int   // ends runaway paging with an error
+	MaxBodyBytes int64 // one response body
+	// MaxValues and MaxBytes (0: none) bound what one read holds
+	// (weight.go); past them it fails with a *BudgetError.
+	MaxValues, MaxBytes        int64
+	RetryWaitMin, RetryWaitMax time.Duration // the exponential backoff
+	// MaxRetryWait is the longest wait before a retry; a longer
+	// Retry-After fails at once (*transport.RetryWaitError).
 	MaxRetryWait time.Duration
 
-	// network replaces the connections in the client's own tests (an
-	// in-memory API, a network that fails as they need); nil in use.
-	network http.RoundTripper
+	network http.RoundTripper // the client's tests' network; nil in use
 }
 
 // NoRetries as Config.MaxRetries disables retries.
@@ -141,19 +116,14 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// ParseBaseURL checks that raw is an absolute http(s) URL that is safe to
-// send a token to: https, or http to a loopback host only. The returned URL
-// has no trailing slash in its path, so endpoint paths join cleanly. Its
-// errors name the URL by scheme and host only: the rest may hold a password
-// or a token (?access_token=…) the user meant to keep out of logs.
+// ParseBaseURL checks that raw is an absolute URL safe to send a token to
+// (https, or http to loopback), without a trailing slash. Its errors name
+// scheme and host only: the rest may hold a secret.
 func ParseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, errors.New("the base URL is empty")
 	}
 	if !strings.Contains(raw, "://") {
-		// "127.0.0.1:8080" would otherwise fail url.Parse with words of
-		// its own ("first path segment in URL cannot contain colon"), and
-		// "api.example.com" parse as a bare path: the scheme is missing.
 		return nil, errors.New("the base URL must be absolute, like https://api.example.com: it has no scheme")
 	}
 	u, err := url.Parse(raw)
@@ -183,9 +153,7 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// describeURLError says why url.Parse failed without repeating the URL,
-// nor the piece of it the error quotes (a port or an escape can be part of
-// a password when the URL is malformed).
+// describeURLError says why url.Parse failed without quoting the URL.
 func describeURLError(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -205,9 +173,7 @@ func describeURLError(err error) string {
 var quoted = regexp.MustCompile(`\s*"[^"]*"`)
 
 // IsLoopbackHost reports whether host names this machine only: a loopback
-// IP address, or localhost when it resolves to loopback addresses and
-// nothing else. localhost is trusted for what it resolves to, not for its
-// name: a hosts file or resolver can send it anywhere.
+// IP, or localhost resolving to loopback addresses only.
 func IsLoopbackHost(host string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -249,8 +215,7 @@ func ValidatePath(name, p string) error {
 	return nil
 }
 
-// urlAsPathError is an endpoint path that is a URL: the host belongs in the
-// base URL.
+// urlAsPathError is an endpoint path that is a URL.
 type urlAsPathError struct{ endpoint, path string }
 
 func (e *urlAsPathError) Error() string { return e.WordWith(ConfigNames) }
@@ -260,8 +225,7 @@ func (e *urlAsPathError) WordWith(name failure.Namer) string {
 	return fmt.Sprintf("the %s endpoint path %q must be a path, not a URL: set %s for the host", e.endpoint, e.path, name(SettingBaseURL))
 }
 
-// Logger receives the client's events. The provider bridges it to tflog;
-// fields never hold the token or request headers.
+// Logger receives the client's events; fields never hold the token.
 type Logger interface {
 	Debug(ctx context.Context, msg string, fields map[string]any)
 	Warn(ctx context.Context, msg string, fields map[string]any)

@@ -17,53 +17,38 @@ import (
 
 // ListOptions are the options every list read takes.
 type ListOptions struct {
-	// PageSize is the count (or limit) sent on every page; 0 takes the
-	// endpoint's maximum, so a read takes the fewest requests.
-	PageSize int
-	// KeepRaw keeps each record's JSON as the API sent it.
-	KeepRaw bool
-	// Fields, when not nil, are the JSON members to decode of each record
-	// (memberships and payments); the others stay nil and are skipped in
-	// the stream. The record's "_id" is always decoded.
+	PageSize int  // count or limit; 0 is the endpoint's maximum
+	KeepRaw  bool // keep each record's JSON as sent
+	// Fields, when not nil, are the JSON members decoded (and "_id").
 	Fields []string
 }
 
-// record is what a read needs of a record type: what the paging rules
-// need (its key, its raw JSON), and its organization_id for the guard.
+// record is what a read needs of a record type.
 type record interface {
 	paging.Record
 	organizationValue() *string
-	// weigh is what the record holds beyond its fields (weight.go).
-	weigh() (nested, text int64)
+	weigh() (nested, text int64) // weight.go
 }
 
 // listRead is one read of a list endpoint.
 type listRead[T any] struct {
 	endpoint string
-	// kind tells apart, in the cache, reads of one endpoint into other
-	// record types ("full", "summary").
-	kind    string
-	filters url.Values // the same on every page, so all pages are one result set
-	fields  []string   // the JSON members decoded; nil: all
-	opts    ListOptions
-	// keep, when set, is what the read keeps of the records read (the
-	// memberships' status check).
-	keep func(context.Context, []T) []T
-	// retain keeps the result for the run whatever its size (a lookup's
-	// index holds it anyway), also when another caller started the read.
-	retain bool
+	kind     string     // the record type, for the cache: "full", "summary"
+	filters  url.Values // the same on every page
+	fields   []string   // the JSON members decoded; nil: all
+	opts     ListOptions
+	keep     func(context.Context, []T) []T // what is kept of the records (the status check)
+	retain   bool                           // keep the result for the run whatever its size
 }
 
-// listResult is a read's records, and for a limit-style endpoint the
-// largest totalPages the server gave.
+// listResult is a read's records (and a limit-style one's totalPages).
 type listResult[T any] struct {
 	records    []T
 	totalPages int
 }
 
-// readList reads every record of a list endpoint, in API order, paged as
-// apispec's table says (count-style or limit-style), through the in-run
-// cache and, for an endpoint with an alternate path, the path fallback.
+// readList reads every record of a list endpoint, in API order, through
+// the cache and the path fallback.
 func readList[T any, PT interface {
 	*T
 	record
@@ -109,8 +94,6 @@ func readToEnd[T any, PT interface {
 		Question: func(page, size int) string { return req.at(page, size).url(c.base) },
 		Recycle:  transport.Recycle,
 		NewGuard: func() paging.Guard[T] {
-			// Another organization first: it says the more (a token of
-			// the wrong organization), and its message is redacted.
 			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), newTokenGuard[T](c.cfg.Token, req.endpoint)}
 		},
 		Budget:  budgetOf[T, PT](c, only),
@@ -146,10 +129,8 @@ func readToEnd[T any, PT interface {
 	return out, nil
 }
 
-// fetchPage is the paging rules' page function for req: one GET through
-// the transport, its body repaired of text that is not valid Unicode and
-// decoded by decode inside the retry loop (so a body that does not decode
-// is retried).
+// fetchPage is the paging rules' Fetch for req: one GET, its body repaired
+// and decoded inside the retry loop.
 func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int) (paging.Page[T], error) {
 	return func(ctx context.Context, page, size int) (paging.Page[T], error) {
 		var p paging.Page[T]
@@ -182,9 +163,8 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 	}
 }
 
-// decodeMetadataPage decodes a page of a limit-style endpoint. A page that
-// names another page than was asked for is a server not advancing, not a
-// passing fault: the transport is told not to retry it (Final).
+// decodeMetadataPage decodes a limit-style page; one naming another page
+// is a server not advancing, not retried.
 func decodeMetadataPage[T any](body []byte, page int, keepRaw bool) (paging.Page[T], error) {
 	m, err := pagejson.DecodeMetadata[T](body, page, keepRaw)
 	var other *pagejson.OtherPageError
@@ -196,10 +176,10 @@ func decodeMetadataPage[T any](body []byte, page int, keepRaw bool) (paging.Page
 
 // pageRequest names the pages of one endpoint read.
 type pageRequest struct {
-	endpoint  string     // name used in errors and logs, e.g. "memberships"
-	path      string     // relative to the base URL
-	filters   url.Values // the same on every page, so all pages are one result set
-	sizeParam string     // "count" or "limit": endpoints take one, not both
+	endpoint  string // e.g. "memberships"
+	path      string // relative to the base URL
+	filters   url.Values
+	sizeParam string // "count" or "limit"
 	size      int
 	page      int
 }
@@ -223,8 +203,8 @@ func (r pageRequest) url(base *url.URL) string {
 	return u.String()
 }
 
-// request is the first page's request of endpoint at the path it is read
-// at, paged as apispec's table says; size 0 takes the endpoint's largest.
+// request is endpoint's request at the path it is read at; size 0 is the
+// largest.
 func (c *Client) request(endpoint string, size int) (pageRequest, error) {
 	paging := apispec.Lookup(endpoint).Paging
 	if size == 0 {
@@ -237,13 +217,10 @@ func (c *Client) request(endpoint string, size int) (pageRequest, error) {
 }
 
 func cacheKey(r pageRequest, keepRaw bool) string {
-	// The endpoint is part of the key: two endpoints configured with the same
-	// path must not share an entry of another record type.
 	return fmt.Sprintf("%s|%s|%s|%s|%d|%t", r.endpoint, r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
 }
 
-// repairText returns body with its strings repaired (pagejson.RepairStrings),
-// saying at WARN how many values it repaired.
+// repairText returns body with its strings repaired, warning of them.
 func (c *Client) repairText(ctx context.Context, body []byte, endpoint string, page int) []byte {
 	fixed, values := pagejson.RepairStrings(body)
 	if values > 0 {

@@ -7,15 +7,10 @@ import (
 	"sync"
 )
 
-// A lookup finds memberships by id, e-mail or external id. The API has no
-// endpoint for one membership, so a lookup reads the list; what makes it
-// cheap is that every lookup of one query in a run shares one read and one
-// index of it. The index is kept for the rest of the run whatever the
-// list's size (unlike a list result over the cache's retainUpTo): a plan
-// with a `for_each` of two hundred lookups asks it two hundred times, and
-// reading the list again for each would be two hundred reads. What it
-// keeps is the read's records, once, and per key a map from the key to
-// their positions, built at the first lookup by that key.
+// A lookup finds memberships by id, e-mail or external id in the list (the
+// API has no endpoint for one): every lookup of one query in a run shares
+// one read and one index, kept for the run whatever its size (a for_each
+// of 200 lookups is one read).
 
 // MembershipKey is what a lookup matches on.
 type MembershipKey int
@@ -23,9 +18,7 @@ type MembershipKey int
 const (
 	// ByID matches the membership's _id exactly.
 	ByID MembershipKey = iota
-	// ByEmail matches its e-mail without regard to case (strings.ToLower
-	// of both sides): the API stores an address as it was typed, and mail
-	// systems treat Ana@Example.com and ana@example.com as one mailbox.
+	// ByEmail matches its e-mail without regard to case, as mail does.
 	ByEmail
 	// ByExternalID matches its external_id exactly.
 	ByExternalID
@@ -45,20 +38,13 @@ func (k MembershipKey) String() string {
 
 // MembershipLookup is the answer to one lookup.
 type MembershipLookup struct {
-	// Matches are the memberships that match, in API order.
-	Matches []Membership
-	// Read is how many memberships the query's read returned: the ones
-	// looked among.
-	Read int
+	Matches []Membership // in API order
+	Read    int          // the memberships looked among
 }
 
 // LookupMembership returns the memberships q selects whose key equals
-// value. q.Fields is ignored: a lookup returns whole records. The read is
-// the one Memberships makes of the same query: a Memberships read that
-// overlaps the lookups (as Terraform's concurrent reads of one plan do) or
-// comes after the first of them shares it. One that finished before the
-// first lookup began is shared only when the cache kept it (retainUpTo);
-// otherwise the first lookup reads the list again, once.
+// value, whole (q.Fields is ignored), from the read Memberships makes of
+// the same query.
 func (c *Client) LookupMembership(ctx context.Context, q MembershipQuery, key MembershipKey, value string) (MembershipLookup, error) {
 	if key < ByID || key > ByExternalID {
 		return MembershipLookup{}, fmt.Errorf("no such lookup key: %v", key)
@@ -70,9 +56,6 @@ func (c *Client) LookupMembership(ctx context.Context, q MembershipQuery, key Me
 	}
 	cacheKey := fmt.Sprintf("membership index|status=%s|size=%d|raw=%t", status, q.PageSize, q.KeepRaw)
 	idx, err := get(ctx, c.cache, cacheKey, func(ctx context.Context) (*membershipIndex, error) {
-		// The list read is retained too: the index holds its records
-		// anyway, and a joinit_memberships of the same query read later
-		// then costs nothing.
 		recs, err := readMemberships[Membership](ctx, c, listRead[Membership]{kind: "full", retain: true}, q)
 		if err != nil {
 			return nil, err
@@ -91,8 +74,7 @@ func (c *Client) LookupMembership(ctx context.Context, q MembershipQuery, key Me
 	return out, nil
 }
 
-// membershipIndex is one query's records and, per key, where each value
-// of the key is among them.
+// membershipIndex is one query's records and, per key, their positions.
 type membershipIndex struct {
 	records []Membership // shared: never modified
 	once    [3]sync.Once
@@ -125,8 +107,7 @@ func keyValue(m *Membership, key MembershipKey) *string {
 	}
 }
 
-// normalized is the form of a value the index compares: e-mails in lower
-// case, the rest as they are.
+// normalized is a value as the index compares it.
 func normalized(key MembershipKey, v string) string {
 	if key == ByEmail {
 		return strings.ToLower(v)

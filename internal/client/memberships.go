@@ -31,23 +31,18 @@ type Membership struct {
 	RawJSON        string          `json:"-"`
 }
 
-// MembershipSummary is what the lean read keeps of a membership: who it is,
-// and its type to filter by.
+// MembershipSummary is what the lean read keeps of a membership.
 type MembershipSummary struct {
 	ID             *string `json:"_id"`
 	Email          *string `json:"email"`
 	MembershipType *string `json:"membership_type"`
 	MembershipName *string `json:"membership_name"`
-	// Status is decoded only under a status filter, to check it.
-	Status *int64 `json:"status"`
-	// OrganizationID is decoded only when the organization guard is set
-	// (Config.OrganizationID), to check it.
-	OrganizationID *string `json:"organization_id"`
+	Status         *int64  `json:"status"`          // decoded under a status filter only
+	OrganizationID *string `json:"organization_id"` // decoded for the organization guard only
 }
 
-// Profile is a membership's profile. The address's name and shape are not
-// documented, so it is kept as text: a JSON string as its value, anything
-// else as its compact JSON.
+// Profile is a membership's profile; the address, of undocumented shape,
+// is kept as text.
 type Profile struct {
 	FirstName *string   `json:"first_name"`
 	LastName  *string   `json:"last_name"`
@@ -62,9 +57,8 @@ type Profile struct {
 	Address   *JSONText `json:"address"`
 }
 
-// CustomAnswer is one answer to a custom field. The element shape is not in
-// the specification; the public examples show strings, but an answer that is
-// a number, a list or an object is kept as its JSON text rather than lost.
+// CustomAnswer is one answer to a custom field; an answer that is not a
+// string is kept as its JSON text.
 type CustomAnswer struct {
 	QuestionID *string   `json:"question_id"`
 	Question   *string   `json:"question"`
@@ -92,9 +86,8 @@ func (m *MembershipSummary) SetRaw([]byte) {}
 
 // MembershipQuery selects memberships.
 type MembershipQuery struct {
-	// Status, when set, is sent as the API's status filter on every page,
-	// and checked on every record returned: records of another status are
-	// left out, whatever the server did with the filter.
+	// Status, when set, is the API's status filter, and checked on every
+	// record returned.
 	Status *int64
 	ListOptions
 }
@@ -104,18 +97,14 @@ func (c *Client) Memberships(ctx context.Context, q MembershipQuery) ([]Membersh
 	return readMemberships[Membership](ctx, c, listRead[Membership]{kind: "full", fields: q.Fields}, q)
 }
 
-// MembershipSummaries reads every membership matching q, in API order, as
-// summaries: of each record only _id and email are decoded, and
-// membership_type and membership_name when q.Fields names them (to filter
-// by). KeepRaw is ignored. It is the lean read: a summary is a fifth of a
-// Membership, which at a million memberships is most of the read's memory.
+// MembershipSummaries is the lean read: every membership matching q as a
+// summary (_id, email, and the fields q.Fields names); KeepRaw is ignored.
 func (c *Client) MembershipSummaries(ctx context.Context, q MembershipQuery) ([]MembershipSummary, error) {
 	q.KeepRaw = false
 	return readMemberships[MembershipSummary](ctx, c, listRead[MembershipSummary]{kind: "summary", fields: append([]string{"email"}, q.Fields...)}, q)
 }
 
-// readMemberships reads memberships as T: l says the kind, the fields to
-// decode and whether the result is retained; q, the rest.
+// readMemberships reads memberships as T.
 func readMemberships[T any, PT interface {
 	*T
 	record
@@ -132,9 +121,8 @@ func readMemberships[T any, PT interface {
 }
 
 // keepStatus leaves out memberships of another status than the filter
-// asked for. A server that ignores the filter (or applies it loosely) would
-// otherwise hand a module expired members where it asked for active ones:
-// for SSO and access lists that is a security problem, not a detail.
+// asked for: a server ignoring the filter must not grant expired members
+// access.
 func keepStatus[T any, PT interface {
 	*T
 	withStatus

@@ -9,14 +9,9 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// The organization guard. A token is issued for one organization, and
-// nothing in a response says which: a staging token in a production
-// pipeline reads the staging organization's people without a word. With
-// Config.OrganizationID set, every record of every read is checked, and
-// one record of another organization fails the whole read. A record
-// without organization_id passes: the specification lets any field be
-// null or absent, and failing on that would fail every read of a server
-// that leaves it out.
+// The organization guard: with Config.OrganizationID set, one record of
+// another organization fails the read (a staging token in a production
+// pipeline). A record without organization_id passes.
 
 // OrganizationError is a read that returned records of another
 // organization than the one configured.
@@ -49,17 +44,12 @@ func (e *OrganizationError) WordWith(name failure.Namer) string {
 	return b.String()
 }
 
-// quoteServerText quotes an id the server sent (already redacted of the
-// token) for an error message: escaped, so it cannot forge lines of the
-// message, and cut, so a hostile server cannot fill the terminal.
+// quoteServerText quotes an id the server sent, escaped and cut.
 func quoteServerText(s string) string { return fmt.Sprintf("%q", redact.Text(s, 80)) }
 
-// quoteCompared quotes two values that were compared exactly and differ,
-// so that the difference shows: as they are (white space kept, nothing
-// trimmed), escaped as Go quotes them (an invisible character or a
-// no-break space as \u escapes, a tab as \t); and when they would still
-// print alike (a Cyrillic о for an o), in ASCII-only escapes. Each is cut
-// to 80 characters, which cannot hide a difference within them.
+// quoteCompared quotes two differing values so that the difference shows:
+// Go-quoted, and in ASCII-only escapes when they would still print alike
+// (a Cyrillic о for an o); each cut to 80 characters.
 func quoteCompared(a, b string) (string, string) {
 	a, b = firstRunes(a, 80), firstRunes(b, 80)
 	qa, qb := fmt.Sprintf("%q", a), fmt.Sprintf("%q", b)
@@ -69,9 +59,8 @@ func quoteCompared(a, b string) (string, string) {
 	return qa, qb
 }
 
-// sameLooking reports two quoted texts of one length whose every
-// difference involves a character outside ASCII, which may look like the
-// one it stands for: a reader may not tell them apart.
+// sameLooking reports two quoted texts of one length that differ only in
+// characters outside ASCII.
 func sameLooking(qa, qb string) bool {
 	if len([]rune(qa)) != len([]rune(qb)) {
 		return false
@@ -93,9 +82,7 @@ func firstRunes(s string, n int) string {
 	return s
 }
 
-// orgGuard checks the records of one read pass as the paging rules keep
-// them, duplicates included, before any is dropped: a record of another
-// organization fails the pass even when its id was seen before.
+// orgGuard checks the records of one pass, duplicates included.
 type orgGuard[T any, PT interface {
 	*T
 	record
@@ -124,12 +111,9 @@ func (g *orgGuard[T, PT]) See(rec *T, _ []byte) {
 		return
 	}
 	if g.first == nil {
-		// Server text, redacted before the message cuts it: a hostile
-		// server may echo the token in any field.
+		// Server text, redacted; the organization otherwise as sent, so
+		// that what makes it differ shows.
 		token := redact.Secret{Value: g.token}
-		// Only the token is taken out of the organization: it is shown
-		// as sent, so that white space or an invisible character that
-		// makes it differ shows (quoteCompared).
 		g.first = &OrganizationError{Endpoint: g.endpoint, Want: g.want,
 			Got: redact.Secrets(*got, token), RecordID: redact.Text(r.Key(), 0, token)}
 	}
@@ -144,8 +128,7 @@ func (g *orgGuard[T, PT]) Err() error {
 	return g.first
 }
 
-// withOrganizationField adds organization_id to a field mask's names when
-// the guard needs it decoded.
+// withOrganizationField adds organization_id to a mask for the guard.
 func (c *Client) withOrganizationField(fields []string) []string {
 	if c.cfg.OrganizationID == "" {
 		return fields

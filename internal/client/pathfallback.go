@@ -10,15 +10,10 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// The specification shows the full paths of memberships and org metrics
-// only; for payments and groups its table shows a bare shape (/payments,
-// /groups), and the default, /api/v1/organizations/me/payments, is an
-// assumption. A user whose service answers at the bare path would meet a
-// 404 on the first read and have to find the right path alone. So when page
-// 1 of such an endpoint answers 404 at its default path (not one the user
-// set), the read asks once at the other path: a page there is used, and the
-// provider warns with the endpoint_paths line to pin; a 404 there too is an
-// error that lists both URLs.
+// The paths of payments and groups are assumed (the specification shows
+// /payments, /groups): when page 1 answers 404 at the default path, the
+// read asks once at the other; a page there is used, with a warning naming
+// the endpoint_paths line to pin, and a 404 there too lists both URLs.
 
 // pathChoice holds the path each endpoint is read at, switched to its
 // alternate once the alternate answered.
@@ -69,9 +64,7 @@ func (p *pathChoice) switchTo(endpoint string) {
 	p.switched[endpoint] = true
 }
 
-// AlternatePath reports the path endpoint was read at when its default
-// path answered 404 and the specification's other path answered a page:
-// the path to pin in endpoint_paths.
+// AlternatePath reports the other path endpoint was read at, to pin.
 func (c *Client) AlternatePath(endpoint string) (string, bool) {
 	c.paths.mu.Lock()
 	defer c.paths.mu.Unlock()
@@ -81,8 +74,8 @@ func (c *Client) AlternatePath(endpoint string) (string, bool) {
 	return c.paths.alternates[endpoint], true
 }
 
-// readAtEitherPath reads req, and when page 1 answers 404 at the default
-// path of an endpoint with an alternate, reads once more at the alternate.
+// readAtEitherPath reads req, and after a 404 of page 1 at a default path,
+// once more at its alternate.
 func readAtEitherPath[R any](ctx context.Context, c *Client, req pageRequest, read func(pageRequest) (R, error)) (R, error) {
 	out, err := read(req)
 	alt, ok := c.paths.alternate(req.endpoint)

@@ -10,24 +10,14 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
-// What every record type shares. Each record type lives in the file of its
-// endpoint (memberships.go, payments.go, groups.go, org_metrics.go), with
-// the read that returns it.
-//
-// Every field is a pointer: the specification says any field can be null or
-// absent, and Terraform must see null, not a zero value. RawJSON holds the
-// record's JSON as the API sent it, only when the read asked for it; text
-// that was not valid Unicode shows there as repaired (U+FFFD, see
-// pagejson/repair.go), since Terraform strings must be valid UTF-8.
+// What every record type shares. Fields are pointers: any may be null or
+// absent, and Terraform must see null.
 
 // JSONText holds a value of undocumented shape as text.
 type JSONText string
 
-// MaxJSONTextDepth is how deeply arrays and objects may nest in a value
-// kept as JSON text. Terraform takes the text as a string, but `jsondecode`
-// and the plan renderer walk it: 9,000 levels in 90 KB stalled a plan for
-// minutes. The undocumented shapes it holds (an address, an answer) need a
-// few levels; a value deeper than this fails the read.
+// MaxJSONTextDepth is how deeply a value kept as JSON text may nest:
+// 9,000 levels in 90 KB stalled a plan's renderer for minutes.
 const MaxJSONTextDepth = 64
 
 // UnmarshalJSON keeps strings as their value and anything else as compact

@@ -11,16 +11,10 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// The token guard. A server that echoes the access token in a record (as
-// a member's display_name, an e-mail, an id, a custom answer) would put
-// it in Terraform's state, the plan file, `terraform show -json` and any
-// output that uses the record; the provider promises the token is never
-// stored in state. So every record a read keeps is looked at for the
-// token in any of its spellings (redact.Spellings), and one that carries
-// it fails the whole read, naming the record's position and its field,
-// never the value, before anything is handed to Terraform. A token
-// shorter than redact.MinLength is not looked for: it is too short to be
-// a secret, and ordinary values would hold it.
+// The token guard: a record that echoes the access token (any spelling,
+// redact.Spellings) fails the read, naming its position and field, before
+// the token can reach state. A token under redact.MinLength is not looked
+// for: ordinary values would hold it.
 
 // TokenInRecordError is a read whose records carry the access token.
 type TokenInRecordError struct {
@@ -57,18 +51,14 @@ func newTokenGuard[T any](token, endpoint string) *tokenGuard[T] {
 	return g
 }
 
-// See looks at a record's bytes as sent for the start of a spelling of
-// the token, or a \u escape; most records hold neither, and are not looked
-// into further:
-// walking every field of every record would cost a large read a third of
-// its time.
+// See looks into a record's fields only when its bytes hold the start of
+// a spelling or a \u escape: walking every record would cost a large read
+// a third of its time.
 func (g *tokenGuard[T]) See(rec *T, raw []byte) {
 	g.seen++
 	if g.spelled == nil || g.first != nil {
 		return
 	}
-	// A \u escape may spell any character of the token (a .NET server
-	// writes + as \u002B): its decoded values are then looked at too.
 	if raw != nil && !bytes.Contains(raw, unicodeEscape) && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
 		return
 	}
@@ -84,9 +74,8 @@ func (g *tokenGuard[T]) Err() error {
 	return g.first
 }
 
-// tokenField finds the first string of v holding a spelling of the token, and names it by
-// its JSON path from prefix; the raw JSON kept of a record (a field tagged
-// "-") is named "raw JSON".
+// tokenField names, by its JSON path, the first string of v holding a
+// spelling of the token.
 func tokenField(v reflect.Value, spelled []string, prefix string) (string, bool) {
 	switch v.Kind() {
 	case reflect.Pointer:

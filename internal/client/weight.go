@@ -7,21 +7,12 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
 )
 
-// What a record weighs against a read's budget (Config.MaxValues and
-// MaxBytes; paging.Budget): the values it holds, as Terraform will hold
-// them, and the bytes of its text. Every field the read decodes counts one
-// value, null or not (paging.Budget.Width); weigh adds what varies by
-// record: the fields of a nested object that is there, one value per list
-// element and per field of an element, and the bytes of every string,
-// the raw JSON included. Hand-written per type, without reflection: it
-// runs for every record of every read.
+// What a record weighs against a read's budget (paging.Budget): weigh adds
+// to its fields' width the values nested in it and the bytes of its text.
+// Hand-written per type: it runs for every record.
 
-// MaxRecordValues bounds the values of one record: a membership of the
-// public examples holds about 40, one with a few dozen custom answers a
-// few hundred. One whose custom_answers held a million empty objects (3 MB
-// of JSON) wrote a 290 MB state, and the next plan ran Terraform out of
-// memory; at the default MaxValues it would pass. A record past this
-// fails the read, naming it.
+// MaxRecordValues bounds the values of one record (a membership holds
+// about 40): a million custom answers in one wrote a 290 MB state.
 const MaxRecordValues = 10_000
 
 // budgetOf is the budget of a read of T decoded through only.

@@ -1,17 +1,8 @@
-// Package redact keeps secrets out of text that came from a server: the
-// message of an error body, a URL a server redirected to, a value quoted
-// in an error. It is the one place that does so, for the client (the
-// access token) and joinit-token (the client secret and the authorization
-// code). Only server text passes it, before it is placed in a message:
-// the provider's own words never do.
-//
-// A server may echo what it was sent, and not always as it was sent. The
-// spellings looked for are a fixed list (Spellings): the secret as it is,
-// JSON-escaped, percent-encoded once or twice, base64 and hex, each also
-// as Go quotes it; and any run of the secret of MinRun characters or more,
-// for a server that echoes a piece of it. Secrets shorter than MinLength
-// are not looked for: they are too short to be secrets, and removing them
-// would garble ordinary words.
+// Package redact keeps secrets (the access token; joinit-token's client
+// secret and code) out of text a server sent, before it is placed in a
+// message; the provider's own words never pass it. It looks for a fixed
+// list of spellings (Spellings) and runs of MinRun characters; secrets
+// under MinLength are too short to be secrets, and are not looked for.
 package redact
 
 import (
@@ -43,11 +34,9 @@ type Secret struct {
 	Label string // "" means DefaultLabel
 }
 
-// Text returns s with every spelling of every secret replaced by its
-// label, control characters and runs of white space turned into one
-// space, and, when limit > 0, cut to at most limit runes followed by "…".
-// Secrets are removed before the text is cut, so none is cut into a piece
-// that no longer matches.
+// Text returns s with every secret's spellings replaced by its label,
+// control characters and white space runs made one space, and, when limit
+// > 0, cut to limit runes and "…" (after the secrets are removed).
 func Text(s string, limit int, secrets ...Secret) string {
 	s = strings.TrimSpace(printable(remove(s, secrets)))
 	if limit > 0 {
@@ -60,8 +49,8 @@ func Text(s string, limit int, secrets ...Secret) string {
 // label, and nothing else changed: for a value shown as it was sent.
 func Secrets(s string, secrets ...Secret) string { return remove(s, secrets) }
 
-// Spellings are the whole spellings of secret looked for, each once,
-// longest first.
+// Spellings are the secret as it is, JSON-escaped, percent-encoded once or
+// twice, base64 and hex, each also Go-quoted: each once, longest first.
 func Spellings(secret string) []string {
 	b := []byte(secret)
 	quoted, _ := json.Marshal(secret)

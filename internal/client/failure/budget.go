@@ -6,26 +6,17 @@ import "fmt"
 // (Config.MaxValues): the error of a read past it names it.
 var SettingMaxValues = Setting{Field: "MaxValues"}
 
-// BudgetError is a read that stopped because what it held could no longer
-// fit what its caller may hand on: more values than the budget
-// (MaxValues), more text than one message takes (MaxBytes), one record of
-// more values than MaxRecordValues, or one page of more records than the
-// whole budget. It is returned as soon as the record that passes the
-// bound is kept (or, for a page, decoded), so a server that pages forever,
-// or one huge page, costs no more memory than the bound.
+// BudgetError is a read stopped at the first record past a bound
+// (paging.Budget): MaxValues, MaxBytes, MaxRecordValues, or a page of more
+// records than the whole budget.
 type BudgetError struct {
 	Endpoint string
-	// Pages and Records are where the read stopped: the page it was on,
-	// and the records kept up to the one that passed the bound (for
-	// "page", the record of that page decoding stopped at); Values and
-	// Bytes what the records kept hold.
-	Pages, Records int
-	Values, Bytes  int64
-	// MaxValues and MaxBytes are the bounds; Over says which one was
-	// passed.
+	// Pages and Records are where the read stopped; Values and Bytes what
+	// the records kept hold.
+	Pages, Records      int
+	Values, Bytes       int64
 	MaxValues, MaxBytes int64
-	// RecordValues is what the last record held when it alone passed
-	// MaxRecordValues (Over is OverRecord).
+	// RecordValues is the last record's values when Over is OverRecord.
 	RecordValues, MaxRecordValues int64
 	Over                          Bound
 }

@@ -10,10 +10,8 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// PageError is a page the client could not use: its request failed, its
-// answer was not a page, or the paging rules refused it (a server that
-// does not advance, answers that do not agree). Nothing of the read is
-// returned with it.
+// PageError is a page the client could not use: its request failed, or
+// the paging rules refused it. Nothing of the read is returned with it.
 type PageError struct {
 	Endpoint string
 	Page     int
@@ -42,10 +40,8 @@ var ErrNotAdvancing = errors.New("the server is not advancing through pages")
 // different records, again and again, within one run.
 var ErrInconsistentAnswers = errors.New("the server gave different answers to the same request")
 
-// Redacted returns err, an error whose text is the server's (a Go error
-// quoting what it saw, a decoding error), with secret removed from its
-// message (package redact), before it is placed in a message of the
-// client's. The chain is kept, for errors.Is and errors.As.
+// Redacted returns err, whose text may quote the server, with secret
+// removed from its message; the chain is kept.
 func Redacted(err error, secret string) error {
 	if err == nil {
 		return nil
@@ -73,14 +69,9 @@ type APIError struct {
 	Status   int
 	Attempts int
 	Elapsed  time.Duration // from the first attempt to the last answer
-	// URL is the URL of the last attempt, as scheme://host/path.
-	URL string
-	// Message is the message or error string of a JSON body, redacted and
-	// cut short; "" when the body is not JSON or has neither.
-	Message string
-	// AlsoURL is the other path asked for page 1 of an endpoint whose
-	// default path answered 404, when it answered 404 too.
-	AlsoURL string
+	URL      string        // the last attempt's, as scheme://host/path
+	Message  string        // a JSON body's message or error, redacted and cut
+	AlsoURL  string        // the other path asked after a 404, when it answered 404 too
 }
 
 func (e *APIError) Error() string { return e.WordWith(ConfigNames) }

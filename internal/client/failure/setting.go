@@ -1,7 +1,6 @@
-// Package failure is the vocabulary of a read's failures that every layer
-// of the client shares. An error whose fix is a setting names it as a
-// value (Setting); Error() names Config's fields, and the provider, with
-// Word, which walks the chain by type (Worded), its own names.
+// Package failure is the vocabulary of a read's failures every layer of
+// the client shares. An error whose fix is a setting names it (Setting):
+// Error() as Config's field, Word as the provider names it.
 package failure
 
 import (
@@ -43,17 +42,14 @@ func ConfigNames(s Setting) string {
 }
 
 // Worded is an error whose message names settings, or wraps one that
-// does: WordWith is its message with every setting worded by name. An
-// error that wraps another implements it by wording the one it wraps.
+// does: WordWith is its message with every setting worded by name.
 type Worded interface {
 	error
 	WordWith(name Namer) string
 }
 
-// Word returns err's message with every setting it names worded by name.
-// A Worded error words itself. An error that is not (fmt.Errorf("...: %w"))
-// keeps its own text and has the text of the error it wraps worded where
-// it stands.
+// Word returns err's message with every setting it names worded by name;
+// an error that is not Worded keeps its text, with the one it wraps worded.
 func Word(err error, name Namer) string {
 	if w, ok := err.(Worded); ok { //nolint:errorlint // the outermost error words itself; one it wraps is reached through Unwrap below, keeping the wrapper's own text
 		return w.WordWith(name)

@@ -17,22 +17,14 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Decoding uses github.com/go-json-experiment/json, the module behind Go's
-// encoding/json/v2 (still behind GOEXPERIMENT in the standard library): it
-// scans a page once, streaming, where encoding/json scans each record three
-// times, and it matches field names exactly. A 1000-record page of
-// memberships decodes about three times faster (BenchmarkDecodeMembershipPage).
-// Raw record bytes are slices of the page body, which the records then keep
-// alive only when their JSON was asked for.
+// Decoding uses go-json-experiment/json (encoding/json/v2): it scans a
+// page once, streaming, about three times faster than encoding/json
+// (BenchmarkDecodeMembershipPage), and matches names exactly.
 
-// Record is one record of a page with the bytes it came from. Raw is set
-// only when the record's JSON was asked for; it is a slice of the page's
-// body.
+// Record is one record of a page with its bytes as sent (a slice of the
+// page's body, valid until the body is recycled).
 type Record[T any] struct {
 	Rec T
-	// Raw is the record's bytes as sent, a slice of the page's body (valid
-	// until the body is recycled): kept only when asked (SetRaw), and
-	// looked at by the guards and the paging rules meanwhile.
 	Raw []byte
 }
 
@@ -51,8 +43,7 @@ func (e *TooManyRecordsError) Error() string {
 }
 
 // DecodeArrayAtMost is DecodeArray that stops with a *TooManyRecordsError
-// at the record after the first limit (limit 0: none), so that a page of a
-// million records costs the memory of limit of them.
+// past limit records (0: none).
 func DecodeArrayAtMost[T any](body []byte, keepRaw bool, only Mask, limit int) ([]Record[T], error) {
 	if isJSONNull(body) {
 		return nil, nil // an empty list, as servers that encode an empty slice as null send it
@@ -121,18 +112,15 @@ func ExpectStart(b []byte, want byte) error {
 	if t[0] == want {
 		return nil
 	}
-	kind := map[byte]string{'[': "a JSON array", '{': "a JSON object"}[want]
+	kind := jsonKind(want)
 	if !jsontext.Value(t).IsValid() {
 		return &NotJSONError{Want: kind}
 	}
 	return fmt.Errorf("expected %s, got %s", kind, jsonKind(t[0]))
 }
 
-// NotJSONError is a body that is not JSON (a maintenance page, say). Its
-// message does not quote the body.
-type NotJSONError struct {
-	Want string // "a JSON array"
-}
+// NotJSONError is a body that is not JSON (a maintenance page, say).
+type NotJSONError struct{ Want string }
 
 func (e *NotJSONError) Error() string {
 	return fmt.Sprintf("expected %s, but the body is not JSON", e.Want)
@@ -155,8 +143,7 @@ func jsonKind(c byte) string {
 }
 
 // RefusedValue is a value a record type's decoder refuses for what it
-// holds, not for its type (JSON text nested too deep): DescribeError names
-// its field and keeps the reason, and asking again cannot change it.
+// holds (JSON text nested too deep), which asking again cannot change.
 type RefusedValue struct{ Reason string }
 
 func (e *RefusedValue) Error() string { return e.Reason }
@@ -177,8 +164,6 @@ func DescribeError(err error) error {
 		}
 		got := "value"
 		if semantic.JSONKind != 0 {
-			// A Kind is the value's first byte ('"', '0', '{', …); its
-			// String is a word ("string", "number"), not a byte to classify.
 			got = jsonKind(byte(semantic.JSONKind))
 		}
 		want := "another type"
@@ -192,9 +177,8 @@ func DescribeError(err error) error {
 	return err
 }
 
-// jsonField names the field a JSON pointer leads to as a dotted path.
-// Records are decoded inside their page's array, so their pointers start
-// with the array index, which the "record N" prefix already gives: drop it.
+// jsonField is a JSON pointer as a dotted path, without the record's
+// index in the page (the "record N" prefix gives it).
 func jsonField(p jsontext.Pointer) string {
 	toks := slices.Collect(p.Tokens())
 	if len(toks) > 1 {

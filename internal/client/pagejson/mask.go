@@ -11,18 +11,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// A read that returns only some fields of each record decodes only those:
-// the other members of each record object are skipped in the JSON stream,
-// never allocated. The lean read of a million memberships keeps two strings
-// of each record instead of every field.
-
-// Mask is the JSON members to decode, each quoted as it appears on
-// the wire (so a name read from the stream is looked up without
-// unquoting it), with the index of the struct field it fills.
+// Mask is the JSON members to decode (the others are skipped in the
+// stream, never allocated), each quoted as on the wire, with the index of
+// the struct field it fills.
 type Mask map[string]int
 
-// NewMask builds the mask of T (a record struct) for JSON member
-// names. The record's "_id" is always decoded: a read deduplicates by it.
+// NewMask is T's mask for names, and "_id" (a read deduplicates by it);
 // nil names give a nil mask: every field.
 func NewMask[T any](names []string) (Mask, error) {
 	if names == nil {
@@ -52,9 +46,7 @@ func FieldIndex(t reflect.Type) map[string]int {
 	return out
 }
 
-// WithMember adds a JSON member to the names of a mask, for a check that
-// reads it; nil (every member) stays nil, and a named member is not added
-// twice.
+// WithMember adds name to a mask's names; nil (every member) stays nil.
 func WithMember(fields []string, name string) []string {
 	if fields == nil || slices.Contains(fields, name) {
 		return fields
@@ -62,8 +54,7 @@ func WithMember(fields []string, name string) []string {
 	return append(slices.Clip(fields), name)
 }
 
-// Key is the mask's cache key part: reads with different masks hold
-// different records.
+// Key is the mask's part of a cache key.
 func (m Mask) Key() string {
 	if m == nil {
 		return "*"

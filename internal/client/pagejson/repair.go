@@ -6,19 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// Real member data holds text that is not valid Unicode: an emoji cut in
-// half leaves a lone UTF-16 surrogate escape ("\ud83d"), and some systems
-// store Latin-1 bytes. The decoder refuses both, which would fail the whole
-// read for one display name. Like encoding/json, RepairStrings replaces each
-// bad sequence with U+FFFD instead, and says how many values it repaired
-// (the client logs it at WARN). The repair runs on the page bytes, so
-// raw_json shows it too. Malformed JSON is not repaired: the decoder still
-// reports it.
-
-// RepairStrings replaces invalid UTF-8 inside JSON strings with U+FFFD
-// and unpaired surrogate escapes with \ufffd, and returns how many string
-// values (member names and values alike) it changed. Bytes outside strings
-// are copied as they are. Valid input is returned as is, without copying.
+// Member data holds text that is not valid Unicode (an emoji cut in half
+// leaves a lone "\ud83d"; Latin-1 bytes), which the decoder refuses, failing
+// the read for one name. RepairStrings replaces invalid UTF-8 in JSON
+// strings with U+FFFD and unpaired surrogate escapes with \ufffd, on the
+// page bytes (so raw_json shows it too), and returns how many values it
+// changed. Valid input is returned as is.
 func RepairStrings(b []byte) ([]byte, int) {
 	if utf8.Valid(b) && !hasSurrogateEscape(b) {
 		return b, 0
@@ -66,9 +59,8 @@ func RepairStrings(b []byte) ([]byte, int) {
 	return out, values
 }
 
-// escapeAt looks at the escape sequence that starts e (e[0] is '\') and
-// returns its length, and whether it is an unpaired surrogate to replace.
-// A surrogate pair is one sequence of 12 bytes.
+// escapeAt is the length of the escape starting e, and whether it is an
+// unpaired surrogate (a pair is one sequence of 12 bytes).
 func escapeAt(e []byte) (n int, unpaired bool) {
 	if len(e) < 6 || e[1] != 'u' {
 		return min(2, len(e)), false
@@ -93,8 +85,7 @@ func hex4(h []byte) (rune, bool) {
 	return rune(r), err == nil
 }
 
-// hasSurrogateEscape reports whether b may hold a \uD800–\uDFFF escape: the
-// quick test that lets valid pages skip the repair pass.
+// hasSurrogateEscape reports whether b may hold a \uD800–\uDFFF escape.
 func hasSurrogateEscape(b []byte) bool {
 	for {
 		i := bytes.Index(b, []byte(`\u`))
