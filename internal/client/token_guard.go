@@ -51,9 +51,9 @@ func newTokenGuard[T any](token, endpoint string) *tokenGuard[T] {
 	return g
 }
 
-// See looks into a record's fields only when its bytes hold the start of
-// a spelling or a \u escape: walking every record would cost a large read
-// a third of its time.
+// See looks into a record's fields when its bytes hold the start of a
+// spelling or a \u escape (or are not given): walking every record would
+// cost a large read a third of its time.
 func (g *tokenGuard[T]) See(rec *T, raw []byte) {
 	g.seen++
 	if g.spelled == nil || g.first != nil {

@@ -28,7 +28,7 @@ var registryGuides = []string{
 // both registries, and no page but the index links one registry's guide.
 func TestDocsLinks(t *testing.T) {
 	t.Parallel()
-	link := regexp.MustCompile(`\]\(([^)#]*)\)`)
+	link := regexp.MustCompile(`\]\(([^)#]*)(#[^)]*)?\)`) // the target, then any fragment
 	var pages []string
 	for _, glob := range []string{"../../docs/*.md", "../../docs/*/*.md"} {
 		m, _ := filepath.Glob(glob)

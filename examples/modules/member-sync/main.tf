@@ -14,8 +14,8 @@ data "joinit_memberships" "desired" {
 
   lifecycle {
     postcondition {
-      condition     = length(distinct([for r in self.records : lower(trimspace(r.email)) if r.email != null])) >= var.min_members
-      error_message = "Read ${length(self.records)} memberships with ${length(distinct([for r in self.records : lower(trimspace(r.email)) if r.email != null]))} distinct e-mail addresses, fewer than min_members (${var.min_members}): nothing was changed. Check the token, the organization and the filters, or lower min_members if the organization really shrank."
+      condition     = length(distinct([for r in self.records : lower(trimspace(r.email)) if trimspace(coalesce(r.email, " ")) != ""])) >= var.min_members
+      error_message = "Read ${length(self.records)} memberships with ${length(distinct([for r in self.records : lower(trimspace(r.email)) if trimspace(coalesce(r.email, " ")) != ""]))} distinct e-mail addresses, fewer than min_members (${var.min_members}): nothing was changed. Check the token, the organization and the filters, or lower min_members if the organization really shrank."
     }
     postcondition {
       condition     = var.organization_id == null || alltrue([for r in self.records : r.organization_id == null || r.organization_id == var.organization_id])
@@ -25,12 +25,16 @@ data "joinit_memberships" "desired" {
 }
 
 locals {
-  desired = toset([for r in data.joinit_memberships.desired.records : lower(trimspace(r.email)) if r.email != null])
+  # Addresses are compared lower-cased and trimmed; memberships without one
+  # are left out.
+  desired = toset([for r in data.joinit_memberships.desired.records : lower(trimspace(r.email)) if trimspace(coalesce(r.email, " ")) != ""])
   current = toset([for e in var.current_members : lower(trimspace(e))])
 
-  to_add    = sort(setsubtract(local.desired, local.current))
-  to_remove = sort(setsubtract(local.current, local.desired))
+  to_add = sort(setsubtract(local.desired, local.current))
+  # Removals keep the downstream system's own spelling, so that its
+  # resources, keyed by it, are found.
+  to_remove = sort([for e in var.current_members : e if !contains(local.desired, lower(trimspace(e)))])
 
   # A fraction counts the current members, rounded down.
-  max_removals = var.max_removals < 1 ? floor(var.max_removals * length(local.current)) : var.max_removals
+  max_removals = var.max_removals < 1 ? floor(var.max_removals * length(var.current_members)) : var.max_removals
 }

@@ -27,7 +27,7 @@ variable "min_members" {
 }
 
 variable "max_removals" {
-  description = "Most current members one plan may remove: a whole number of members (0, 1, 25), or a fraction of the current members below 1 (0.1 is a tenth, rounded down). More stops the plan."
+  description = "Most current members one plan may remove: a whole number of members (0, 1, 25), or a fraction of the current members below 1 (0.1 is a tenth, rounded down: no removal at all from a group of fewer than 10). More stops the plan."
   type        = number
   default     = 0.1
 

@@ -3,9 +3,9 @@ package paging
 import "github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 
 // checkPageOneUnchanged asks for page 1 again after a concurrent read:
-// records removed near the front while pages were served shift the later
-// pages over records no page shows, and page 1 then holds other records
-// than it did (DESIGN.md, "Data that changes during a read").
+// records inserted or removed within page 1 while later pages were served
+// can leave a gap no page shows, and page 1 then holds other records than
+// it did (DESIGN.md, "Data that changes during a read").
 func (r *countReader[T, PT]) checkPageOneUnchanged() error {
 	again, err := r.fetch(r.ctx, 1)
 	return r.firstPageAgain(again, err, "")
