@@ -24,8 +24,8 @@ run "a_member_gone_from_join_it_is_removed" {
   }
 
   assert {
-    condition     = output.to_remove == tolist(["left.long.ago@example.org"]) && length(output.to_add) == 0
-    error_message = "to_remove is ${jsonencode(output.to_remove)} and to_add has ${length(output.to_add)}: want only the address Join It no longer holds removed."
+    condition     = output.to_remove == tolist(["Left.Long.Ago@example.org"]) && length(output.to_add) == 0
+    error_message = "to_remove is ${jsonencode(output.to_remove)} and to_add has ${length(output.to_add)}: want only the address Join It no longer holds removed, as spelled downstream."
   }
 }
 
