@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeAPI answers the statuses of answers in order (the last one from then
+// on) and keeps every request it got.
+type fakeAPI struct {
+	mu       sync.Mutex
+	answers  []func(w http.ResponseWriter)
+	requests []*http.Request
+	bodies   []string
+	arrived  []time.Time
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	f.requests = append(f.requests, r)
+	f.bodies = append(f.bodies, string(b))
+	f.arrived = append(f.arrived, time.Now())
+	answer := f.answers[min(len(f.requests), len(f.answers))-1]
+	f.mu.Unlock()
+	answer(w)
+}
+
+func (f *fakeAPI) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.requests)
+}
+
+func status(code int, header ...string) func(w http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.WriteHeader(code)
+		if code >= 400 {
+			_, _ = io.WriteString(w, `{"message":"simulated"}`)
+		}
+	}
+}
+
+func startFake(t *testing.T, answers ...func(w http.ResponseWriter)) (*fakeAPI, string) {
+	f := &fakeAPI{answers: answers}
+	s := httptest.NewServer(f)
+	t.Cleanup(s.Close)
+	return f, s.URL
+}
+
+const gitHubToken = "ghp_testTOKEN0123456789abcdefABCDEF"
+
+func TestGitHubBackendRetries500And429ThenDispatchesOnce(t *testing.T) {
+	t.Parallel()
+	api, url := startFake(t, status(http.StatusInternalServerError), status(http.StatusTooManyRequests, "Retry-After", "3"), status(http.StatusNoContent))
+	r := startRelay(t, relayOptions{env: []string{envGitHubToken + "=" + gitHubToken}, secrets: []string{gitHubToken}},
+		"-quiet-period", "50ms", "-github-workflow", "acme/infra/member-sync.yml@main", "-github-api-url", url)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, 15*time.Second, "the workflow is dispatched", func() bool { return r.health().LastStarted != nil })
+	r.waitIdle(50 * time.Millisecond)
+	if n := api.count(); n != 3 {
+		t.Fatalf("GitHub got %d requests, want 3 (500, 429, then the 204)", n)
+	}
+	if gap := api.arrived[2].Sub(api.arrived[1]); gap < 3*time.Second {
+		t.Errorf("the request after Retry-After: 3 came %v later", gap)
+	}
+	got := api.requests[2]
+	if got.URL.Path != "/repos/acme/infra/actions/workflows/member-sync.yml/dispatches" {
+		t.Errorf("path %s", got.URL.Path)
+	}
+	if got.Header.Get("Authorization") != "Bearer "+gitHubToken || got.Header.Get("Accept") != "application/vnd.github+json" {
+		t.Errorf("headers %v", got.Header)
+	}
+	if api.bodies[2] != `{"ref":"main"}` || api.bodies[0] != api.bodies[2] {
+		t.Errorf("bodies %q", api.bodies)
+	}
+}
+
+func TestTFEBackendQueuesOneRun(t *testing.T) {
+	t.Parallel()
+	const token = "tfeTEST.atlasv1.0123456789abcdefghij"
+	api, url := startFake(t, status(http.StatusCreated))
+	r := startRelay(t, relayOptions{env: []string{envTFEToken + "=" + token}, secrets: []string{token}},
+		"-quiet-period", "50ms", "-tfe-workspace", "ws-AbC123", "-tfe-address", url)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, 10*time.Second, "the run is queued", func() bool { return r.health().LastStarted != nil })
+	if n := api.count(); n != 1 {
+		t.Fatalf("HCP Terraform got %d requests, want 1", n)
+	}
+	got := api.requests[0]
+	if got.URL.Path != "/api/v2/runs" || got.Header.Get("Content-Type") != "application/vnd.api+json" || got.Header.Get("Authorization") != "Bearer "+token {
+		t.Errorf("request %s %v", got.URL.Path, got.Header)
+	}
+	var run tfeRun
+	if err := json.Unmarshal([]byte(api.bodies[0]), &run); err != nil {
+		t.Fatal(err)
+	}
+	if ws := run.Data.Relationships.Workspace.Data; run.Data.Type != "runs" || ws.Type != "workspaces" || ws.ID != "ws-AbC123" {
+		t.Errorf("body %s", api.bodies[0])
+	}
+}
+
+func TestRefusedStartIsLoggedWithAHintAndKeptOwed(t *testing.T) {
+	t.Parallel()
+	api, url := startFake(t, status(http.StatusNotFound), status(http.StatusNoContent))
+	r := startRelay(t, relayOptions{env: []string{envGitHubToken + "=" + gitHubToken}, secrets: []string{gitHubToken}},
+		"-quiet-period", "50ms", "-github-workflow", "acme/infra/sync.yml@main", "-github-api-url", url)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, 10*time.Second, "the second start succeeds", func() bool { return r.health().LastStarted != nil })
+	if n := api.count(); n != 2 {
+		t.Errorf("GitHub got %d requests, want 2 (a 404 is not retried within a start; the next start tries again)", n)
+	}
+	if log := r.log.String(); !strings.Contains(log, "404 Not Found: simulated") || !strings.Contains(log, "GITHUB_TOKEN may not see it") {
+		t.Errorf("the failed start's log line lacks GitHub's words or the hint:\n%s", log)
+	}
+}
+
+func TestRateLimitWait(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name   string
+		status int
+		header []string
+		want   time.Duration
+		ok     bool
+	}{
+		{"Retry-After seconds", 429, []string{"Retry-After", "7"}, 7 * time.Second, true},
+		{"Retry-After date", 503, []string{"Retry-After", now.Add(90 * time.Second).Format(http.TimeFormat)}, 90 * time.Second, true},
+		{"GitHub secondary limit", 403, []string{"Retry-After", "60"}, time.Minute, true},
+		{"GitHub primary limit", 403, []string{"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1796313900"}, time.Unix(1796313900, 0).Sub(now), true},
+		{"HCP Terraform reset seconds", 429, []string{"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "0.25"}, 250 * time.Millisecond, true},
+		{"403 without a limit", 403, nil, 0, false},
+		{"500 with Retry-After", 500, []string{"Retry-After", "5"}, 0, false},
+		{"429 bare", 429, nil, 0, false},
+		{"remaining not 0", 429, []string{"X-RateLimit-Remaining", "3", "X-RateLimit-Reset", "5"}, 0, false},
+	}
+	for _, c := range cases {
+		resp := &http.Response{StatusCode: c.status, Header: http.Header{}}
+		for i := 0; i+1 < len(c.header); i += 2 {
+			resp.Header.Set(c.header[i], c.header[i+1])
+		}
+		got, ok := rateLimitWait(resp, now)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %v %v, want %v %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}

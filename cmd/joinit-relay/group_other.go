@@ -1,0 +1,9 @@
+//go:build !unix
+
+package main
+
+import "os/exec"
+
+// interruptGroup leaves exec's default: the command is killed when its
+// context ends.
+func interruptGroup(*exec.Cmd) {}

@@ -1,0 +1,16 @@
+//go:build unix
+
+package main
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// interruptGroup runs the command in a process group of its own and, when
+// its context ends, sends SIGINT to the whole group: sh -c's children
+// (terraform) stop as on Ctrl-C, not only the shell.
+func interruptGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+}

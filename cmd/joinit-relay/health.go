@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// healthAnswer is GET /healthz's body: the relay's state, no secret and no
+// record of any member.
+type healthAnswer struct {
+	RunOwed     bool       `json:"run_owed"`
+	OwedSince   *time.Time `json:"owed_since"`
+	Starting    bool       `json:"starting"`
+	LastStarted *time.Time `json:"last_started"`
+	FailingFor  *string    `json:"failing_for"`
+}
+
+func (h *receiver) health(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		answer(w, http.StatusMethodNotAllowed, "only GET is accepted")
+		return
+	}
+	st := h.ledger.snapshot()
+	a := healthAnswer{RunOwed: !st.owedSince.IsZero(), OwedSince: timeOrNil(st.owedSince), Starting: st.starting, LastStarted: timeOrNil(st.lastStarted)}
+	if !st.failing.IsZero() {
+		d := time.Since(st.failing).Round(time.Second).String()
+		a.FailingFor = &d
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(a)
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}

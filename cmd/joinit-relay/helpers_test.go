@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
+)
+
+// The tests run the real binary, built once by TestMain.
+var relayBinary string
+
+const (
+	testSecret = "tEst-relay-secret_0123456789-abcdefghij"
+	testOrg    = "org-7f3a"
+	// testEmail is in every membership the tests send; no log line may hold it.
+	testEmail = "ada.lovelace@example.org"
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "joinit-relay-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	relayBinary = filepath.Join(dir, "joinit-relay")
+	if out, err := exec.Command("go", "build", "-o", relayBinary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building joinit-relay: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// relay is one running joinit-relay process.
+type relay struct {
+	t        *testing.T
+	url      string // http://127.0.0.1:PORT
+	hookURL  string
+	stateDir string
+	runs     string // the file the test command appends a line to per run
+	cmd      *exec.Cmd
+	log      *testutil.SyncBuffer
+	exited   chan struct{}
+	exitErr  error
+	secrets  []string // values no log line may hold, beside the secret and testEmail
+}
+
+// relayOptions are what a test changes of a relay's start.
+type relayOptions struct {
+	stateDir string   // "" for a new one
+	env      []string // added to the environment
+	secrets  []string // further values the log must not hold
+}
+
+// startRelay starts joinit-relay on a free loopback port with args, the
+// test secret and RELAY_TEST_RUNS (for run commands to append to), and
+// waits until it listens. At cleanup it is stopped, and its log is checked
+// for every secret and the test e-mail.
+func startRelay(t *testing.T, o relayOptions, args ...string) *relay {
+	t.Helper()
+	r := &relay{t: t, stateDir: o.stateDir, log: &testutil.SyncBuffer{}, exited: make(chan struct{}), secrets: o.secrets}
+	if r.stateDir == "" {
+		r.stateDir = t.TempDir()
+	}
+	r.runs = filepath.Join(t.TempDir(), "runs")
+	r.cmd = exec.Command(relayBinary, append([]string{"-listen", "127.0.0.1:0", "-state-dir", r.stateDir}, args...)...)
+	r.cmd.Env = append(environWithout(os.Environ(), envSecret, envPort, envGitHubToken, envTFEToken),
+		envSecret+"="+testSecret, "RELAY_TEST_RUNS="+r.runs)
+	r.cmd.Env = append(r.cmd.Env, o.env...)
+	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.exitErr = r.cmd.Wait(); close(r.exited) }()
+	t.Cleanup(r.stopAndCheckLog)
+	addr := regexp.MustCompile(`msg=listening addr=(\S+)`)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := addr.FindStringSubmatch(r.log.String()); m != nil {
+			r.url = "http://" + m[1]
+			r.hookURL = r.url + hookPrefix + testSecret
+			return r
+		}
+		select {
+		case <-r.exited:
+			t.Fatalf("joinit-relay exited before listening: %v\n%s", r.exitErr, r.log)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("joinit-relay did not listen within 10s:\n%s", r.log)
+	return nil
+}
+
+// stopAndCheckLog sends SIGTERM unless it exited, then fails the test if a
+// log line holds a secret or an e-mail.
+func (r *relay) stopAndCheckLog() {
+	r.signal(syscall.SIGTERM)
+	select {
+	case <-r.exited:
+	case <-time.After(15 * time.Second):
+		_ = r.cmd.Process.Kill()
+		<-r.exited
+		r.t.Errorf("joinit-relay did not stop within 15s of SIGTERM")
+	}
+	assertLogClean(r.t, r.log.String(), append([]string{testSecret, testEmail}, r.secrets...))
+}
+
+func assertLogClean(t *testing.T, log string, secrets []string) {
+	t.Helper()
+	for _, line := range strings.Split(log, "\n") {
+		for _, s := range secrets {
+			if s != "" && strings.Contains(line, s) {
+				t.Errorf("a log line holds %q: %s", s, line)
+			}
+		}
+		if strings.Contains(line, "@") {
+			t.Errorf("a log line holds an @ (an e-mail?): %s", line)
+		}
+	}
+}
+
+func (r *relay) signal(sig syscall.Signal) {
+	select {
+	case <-r.exited:
+	default:
+		_ = r.cmd.Process.Signal(sig)
+	}
+}
+
+// post sends body to url and returns the status and body.
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	return request(t, http.MethodPost, url, body)
+}
+
+func request(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// membership is a webhook body as api.md §4 shapes it: the record's fields
+// plus the two webhook fields (none when event is "": the bare object of
+// the service's public page).
+func membership(id, event string) string {
+	m := map[string]any{"_id": id, "organization_id": testOrg, "email": testEmail, "display_name": "Ada Lovelace",
+		"status": 350, "profile": map[string]any{"first_name": "Ada", "phone": "+44 20 7946 0000"}}
+	if event != "" {
+		m["webhook_object_type"], m["webhook_event_type"] = "memberships", event
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// health reads GET /healthz.
+func (r *relay) health() healthAnswer {
+	r.t.Helper()
+	status, body := request(r.t, http.MethodGet, r.url+"/healthz", "")
+	if status != http.StatusOK {
+		r.t.Fatalf("/healthz answered %d: %s", status, body)
+	}
+	var h healthAnswer
+	if err := json.Unmarshal([]byte(body), &h); err != nil {
+		r.t.Fatalf("/healthz: %v: %s", err, body)
+	}
+	return h
+}
+
+// runCount is how many runs the test command recorded.
+func (r *relay) runCount() int {
+	b, err := os.ReadFile(r.runs)
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(b, []byte("\n"))
+}
+
+// waitIdle waits until no run is owed or starting, then a little longer
+// than quiet (a run that would wrongly start has time to).
+func (r *relay) waitIdle(quiet time.Duration) {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if h := r.health(); !h.RunOwed && !h.Starting {
+			time.Sleep(quiet + 200*time.Millisecond)
+			if h := r.health(); !h.RunOwed && !h.Starting {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.t.Fatalf("a run is still owed after 20s:\n%s", r.log)
+}
+
+// waitFor polls cond for up to d.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// burst posts n valid webhooks from senders concurrent senders and returns
+// each request's latency; every answer must be 202.
+func burst(t testing.TB, url string, n, senders int) []time.Duration {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var wg sync.WaitGroup
+	next := make(chan int)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: senders}}
+	defer client.CloseIdleConnections()
+	for range senders {
+		wg.Go(func() {
+			for i := range next {
+				began := time.Now()
+				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(membership(fmt.Sprintf("m%05d", i), "memberships.updated")))
+				resp, err := client.Do(req)
+				took := time.Since(began)
+				if err != nil {
+					t.Errorf("webhook %d: %v", i, err)
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusAccepted {
+					t.Errorf("webhook %d answered %d", i, resp.StatusCode)
+				}
+				mu.Lock()
+				lat = append(lat, took)
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return lat
+}
+
+// appendRun is the run command of most tests: one line per run.
+const appendRun = `echo run >> "$RELAY_TEST_RUNS"`

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestBurstOfAThousandWebhooksStartsOneOrTwoRuns(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "300ms", "-max-delay", "1m", "-run-command", appendRun)
+	lat := burst(t, r.hookURL, 1000, 50)
+	if len(lat) != 1000 {
+		t.Fatalf("%d of 1000 webhooks answered", len(lat))
+	}
+	r.waitIdle(300 * time.Millisecond)
+	if n := r.runCount(); n < 1 || n > 2 {
+		t.Errorf("a burst of 1000 webhooks started %d runs, want 1 or 2\n%s", n, r.log)
+	}
+}
+
+func TestEventsDuringARunOweTheNextOne(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", "sleep 1.5; "+appendRun)
+	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+		t.Fatalf("answered %d, want 202", status)
+	}
+	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.health().Starting })
+	lat := burst(t, r.hookURL, 200, 10) // while the command runs
+	if len(lat) != 200 {
+		t.Fatalf("%d of 200 webhooks answered while a run was busy", len(lat))
+	}
+	if h := r.health(); !h.RunOwed || !h.Starting {
+		t.Errorf("during the run, after more events: run_owed %v, starting %v; want both", h.RunOwed, h.Starting)
+	}
+	r.waitIdle(100 * time.Millisecond)
+	if n := r.runCount(); n != 2 {
+		t.Errorf("started %d runs, want 2: the first, and one for the events during it\n%s", n, r.log)
+	}
+}
+
+func TestMaxDelayStartsTheRunWhileEventsKeepComing(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "500ms", "-run-command", appendRun)
+	began := time.Now()
+	for time.Since(began) < 1500*time.Millisecond && r.runCount() == 0 {
+		post(t, r.hookURL, membership("m1", "memberships.updated"))
+		time.Sleep(50 * time.Millisecond)
+	}
+	if r.runCount() == 0 {
+		t.Fatalf("no run within 1.5s of a steady stream with -max-delay 500ms\n%s", r.log)
+	}
+}
+
+func TestRelayKilledAfter202StartsTheOwedRunWhenStartedAgain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	first := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "1h", "-run-command", appendRun)
+	if status, _ := post(t, first.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+		t.Fatalf("answered %d, want 202", status)
+	}
+	first.signal(syscall.SIGKILL)
+	<-first.exited
+
+	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "200ms", "-run-command", appendRun)
+	waitFor(t, 10*time.Second, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
+	second.waitIdle(200 * time.Millisecond)
+	if n := second.runCount(); n != 1 {
+		t.Errorf("started %d runs after the restart, want 1", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, owedFile)); !os.IsNotExist(err) {
+		t.Errorf("the owed record is still in -state-dir after the run started (%v)", err)
+	}
+}
+
+func TestForgedRequestsStartNoRun(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "200ms", "-organization-id", testOrg, "-run-command", appendRun)
+	_, unknownBody := post(t, r.url+"/no/such/path", "{}")
+	other := strings.Replace(membership("m1", "memberships.inactive"), testOrg, "org-other", 1)
+	noOrg := `{"_id":"m1","email":"` + testEmail + `","webhook_event_type":"memberships.inactive"}`
+	huge := `{"_id":"m1","organization_id":"` + testOrg + `","pad":"` + strings.Repeat("x", maxBody) + `"}`
+	cases := []struct {
+		name, method, url, body string
+		want                    int
+	}{
+		{"wrong secret", http.MethodPost, r.url + hookPrefix + strings.ToUpper(testSecret), membership("m1", "memberships.inactive"), http.StatusNotFound},
+		{"secret's prefix", http.MethodPost, r.url + hookPrefix + testSecret[:31], membership("m1", "memberships.inactive"), http.StatusNotFound},
+		{"path past the secret", http.MethodPost, r.hookURL + "/x", membership("m1", "memberships.inactive"), http.StatusNotFound},
+		{"no secret", http.MethodPost, r.url + hookPrefix, membership("m1", "memberships.inactive"), http.StatusNotFound},
+		{"GET", http.MethodGet, r.hookURL, "", http.StatusMethodNotAllowed},
+		{"PUT", http.MethodPut, r.hookURL, membership("m1", "memberships.inactive"), http.StatusMethodNotAllowed},
+		{"not JSON", http.MethodPost, r.hookURL, "email=" + testEmail, http.StatusBadRequest},
+		{"empty", http.MethodPost, r.hookURL, "", http.StatusBadRequest},
+		{"array", http.MethodPost, r.hookURL, "[" + membership("m1", "memberships.inactive") + "]", http.StatusBadRequest},
+		{"null", http.MethodPost, r.hookURL, "null", http.StatusBadRequest},
+		{"cut short", http.MethodPost, r.hookURL, `{"_id":"m1"`, http.StatusBadRequest},
+		{"two objects", http.MethodPost, r.hookURL, membership("m1", "memberships.inactive") + "{}", http.StatusBadRequest},
+		{"event type not a string", http.MethodPost, r.hookURL, `{"organization_id":"` + testOrg + `","webhook_event_type":7}`, http.StatusBadRequest},
+		{"over 1 MiB", http.MethodPost, r.hookURL, huge, http.StatusRequestEntityTooLarge},
+		{"another organization", http.MethodPost, r.hookURL, other, http.StatusForbidden},
+		{"no organization", http.MethodPost, r.hookURL, noOrg, http.StatusForbidden},
+		{"event outside -events", http.MethodPost, r.hookURL, membership("p1", "payments.created"), http.StatusAccepted},
+	}
+	for _, c := range cases {
+		status, body := request(t, c.method, c.url, c.body)
+		if status != c.want {
+			t.Errorf("%s: answered %d, want %d (%s)", c.name, status, c.want, body)
+		}
+		if c.want == http.StatusNotFound && body != unknownBody {
+			t.Errorf("%s: the 404 says %q, an unknown path %q: it must not tell a near miss", c.name, body, unknownBody)
+		}
+		if strings.Contains(body, testSecret) || strings.Contains(body, testEmail) {
+			t.Errorf("%s: the answer echoes the secret or the e-mail: %s", c.name, body)
+		}
+	}
+	r.waitIdle(200 * time.Millisecond)
+	if n := r.runCount(); n != 0 {
+		t.Errorf("forged requests started %d runs, want 0\n%s", n, r.log)
+	}
+}
+
+func TestBareMembershipObjectStartsARun(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-organization-id", testOrg, "-run-command", appendRun)
+	if status, body := post(t, r.hookURL, membership("m1", "")); status != http.StatusAccepted {
+		t.Fatalf("a bare membership object answered %d, want 202: %s", status, body)
+	}
+	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	r.waitIdle(100 * time.Millisecond)
+	if n := r.runCount(); n != 1 {
+		t.Errorf("started %d runs, want 1", n)
+	}
+	if h := r.health(); h.LastStarted == nil {
+		t.Errorf("/healthz has no last_started after a run started")
+	}
+}
+
+func TestFailedCommandIsRetriedUntilItStarts(t *testing.T) {
+	t.Parallel()
+	// Fails on its first try, succeeds on its second.
+	command := `n=$(cat "$RELAY_TEST_RUNS.tries" 2>/dev/null || echo 0); echo $((n+1)) > "$RELAY_TEST_RUNS.tries"; [ "$n" -ge 1 ] && ` + appendRun
+	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", command)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, 10*time.Second, "the retried start succeeds", func() bool { return r.runCount() == 1 })
+	if !strings.Contains(r.log.String(), "could not be started") {
+		t.Errorf("the failed start was not logged:\n%s", r.log)
+	}
+	r.waitIdle(100 * time.Millisecond)
+	if n := r.runCount(); n != 1 {
+		t.Errorf("started %d runs, want 1", n)
+	}
+}
+
+func TestCommandRunsWithoutTheSecretInItsEnvironment(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", `env > "$RELAY_TEST_RUNS.env" && `+appendRun)
+	post(t, r.hookURL, membership("m1", "memberships.renewal"))
+	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	env, err := os.ReadFile(r.runs + ".env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), envSecret) || strings.Contains(string(env), testSecret) {
+		t.Errorf("the command's environment holds %s", envSecret)
+	}
+	if !strings.Contains(string(env), "RELAY_TEST_RUNS=") {
+		t.Errorf("the command's environment lost the relay's other variables:\n%s", env)
+	}
+}
+
+func TestSIGTERMStopsCleanlyAndKeepsTheOwedRun(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	r.signal(syscall.SIGTERM)
+	select {
+	case <-r.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no exit within 10s of SIGTERM")
+	}
+	if r.exitErr != nil {
+		t.Errorf("exit after SIGTERM: %v, want 0\n%s", r.exitErr, r.log)
+	}
+	if _, err := os.Stat(filepath.Join(r.stateDir, owedFile)); err != nil {
+		t.Errorf("the owed run is not in -state-dir after SIGTERM: %v", err)
+	}
+}

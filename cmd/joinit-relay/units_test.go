@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBackoffDoublesToItsCapAndHonoursTheServersWait(t *testing.T) {
+	t.Parallel()
+	s := &scheduler{retryMin: time.Second, retryMax: 5 * time.Minute}
+	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 4: 8 * time.Second, 9: 256 * time.Second, 10: 5 * time.Minute, 60: 5 * time.Minute} {
+		if got := s.backoff(n, errors.New("x")); got != want {
+			t.Errorf("failure %d: %v, want %v", n, got, want)
+		}
+	}
+	asked := &startError{status: 429, wait: 20 * time.Minute}
+	if got := s.backoff(1, errors.Join(errors.New("GitHub"), asked)); got != 20*time.Minute {
+		t.Errorf("with Retry-After 20m: %v", got)
+	}
+}
+
+func TestDueIsTheQuietPeriodOrTheMaxDelayWhicheverIsFirst(t *testing.T) {
+	t.Parallel()
+	s := &scheduler{quietPeriod: 30 * time.Second, maxDelay: 5 * time.Minute}
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	if _, owed := s.due(ledgerState{}, time.Time{}); owed {
+		t.Error("due with nothing owed")
+	}
+	if got, _ := s.due(ledgerState{owedSince: t0, lastEvent: t0.Add(time.Minute)}, time.Time{}); !got.Equal(t0.Add(90 * time.Second)) {
+		t.Errorf("quiet period: %v", got)
+	}
+	if got, _ := s.due(ledgerState{owedSince: t0, lastEvent: t0.Add(299 * time.Second)}, time.Time{}); !got.Equal(t0.Add(5 * time.Minute)) {
+		t.Errorf("max delay: %v", got)
+	}
+	retry := t0.Add(time.Hour)
+	if got, _ := s.due(ledgerState{owedSince: t0, lastEvent: t0}, retry); !got.Equal(retry) {
+		t.Errorf("retry: %v", got)
+	}
+}
+
+func TestStartRefusesBadSettingsWithoutQuotingTheSecret(t *testing.T) {
+	t.Parallel()
+	good := map[string]string{envSecret: testSecret, envGitHubToken: gitHubToken}
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"no secret", map[string]string{}, []string{"-state-dir", "d", "-run-command", "true"}, "JOINIT_RELAY_SECRET is not set"},
+		{"short secret", map[string]string{envSecret: "short-secret-1234"}, []string{"-state-dir", "d", "-run-command", "true"}, "17 characters; it must be 32 or more"},
+		{"secret with a newline", map[string]string{envSecret: testSecret + "\n"}, []string{"-state-dir", "d", "-run-command", "true"}, "a trailing newline?"},
+		{"no state dir", good, []string{"-run-command", "true"}, "-state-dir is required"},
+		{"no backend", good, []string{"-state-dir", "d"}, "exactly one backend"},
+		{"two backends", good, []string{"-state-dir", "d", "-run-command", "true", "-tfe-workspace", "ws-1"}, "exactly one backend"},
+		{"bad workflow", good, []string{"-state-dir", "d", "-github-workflow", "acme/sync.yml"}, "is not OWNER/REPO/WORKFLOW_FILE@REF"},
+		{"no GitHub token", map[string]string{envSecret: testSecret}, []string{"-state-dir", "d", "-github-workflow", "a/b/c.yml@main"}, "needs GITHUB_TOKEN"},
+		{"bad workspace", good, []string{"-state-dir", "d", "-tfe-workspace", "my-workspace"}, "is not a workspace id"},
+		{"no TFE token", good, []string{"-state-dir", "d", "-tfe-workspace", "ws-abc"}, "needs TFE_TOKEN"},
+		{"no events", good, []string{"-state-dir", "d", "-run-command", "true", "-events", ","}, "-events names no event type"},
+		{"quiet period 0", good, []string{"-state-dir", "d", "-run-command", "true", "-quiet-period", "0s"}, "must be above 0"},
+	}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		code := run(t.Context(), c.args, func(k string) string { return c.env[k] }, &out, &errOut)
+		if code != exitUsage || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%s: exit %d, %q; want %d and %q", c.name, code, errOut.String(), exitUsage, c.want)
+		}
+		if strings.Contains(errOut.String(), testSecret) || strings.Contains(errOut.String(), gitHubToken) {
+			t.Errorf("%s: the message quotes a secret: %s", c.name, errOut.String())
+		}
+	}
+}
+
+func TestListenDefaultsToPORT(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{envSecret: testSecret, envPort: "9123"}
+	c, err := parseConfig([]string{"-state-dir", "d", "-run-command", "true"}, func(k string) string { return env[k] }, nil, nil)
+	if err != nil || c.listen != ":9123" {
+		t.Fatalf("listen %v, %v; want :9123", c, err)
+	}
+	delete(env, envPort)
+	if c, _ := parseConfig([]string{"-state-dir", "d", "-run-command", "true"}, func(k string) string { return env[k] }, nil, nil); c.listen != ":8080" {
+		t.Errorf("listen without PORT: %s", c.listen)
+	}
+}
+
+func TestLogSafeKeepsSixtyFourPrintableCharacters(t *testing.T) {
+	t.Parallel()
+	if got := logSafe("memberships.inactive\nlevel=ERROR msg=forged"); got != "memberships.inactive?level=ERROR?msg=forged" {
+		t.Errorf("%q", got)
+	}
+	if got := logSafe(strings.Repeat("a", 100)); got != strings.Repeat("a", 64)+"…" {
+		t.Errorf("%q", got)
+	}
+}
