@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 
 // relay is one running joinit-relay process.
 type relay struct {
-	t        *testing.T
+	t        testing.TB
 	url      string // http://127.0.0.1:PORT
 	hookURL  string
 	stateDir string
@@ -71,7 +71,7 @@ type relayOptions struct {
 // test secret and RELAY_TEST_RUNS (for run commands to append to), and
 // waits until it listens. At cleanup it is stopped, and its log is checked
 // for every secret and the test e-mail.
-func startRelay(t *testing.T, o relayOptions, args ...string) *relay {
+func startRelay(t testing.TB, o relayOptions, args ...string) *relay {
 	t.Helper()
 	r := &relay{t: t, stateDir: o.stateDir, log: &testutil.SyncBuffer{}, exited: make(chan struct{}), secrets: o.secrets}
 	if r.stateDir == "" {
@@ -120,7 +120,7 @@ func (r *relay) stopAndCheckLog() {
 	assertLogClean(r.t, r.log.String(), append([]string{testSecret, testEmail}, r.secrets...))
 }
 
-func assertLogClean(t *testing.T, log string, secrets []string) {
+func assertLogClean(t testing.TB, log string, secrets []string) {
 	t.Helper()
 	for _, line := range strings.Split(log, "\n") {
 		for _, s := range secrets {
@@ -143,12 +143,12 @@ func (r *relay) signal(sig syscall.Signal) {
 }
 
 // post sends body to url and returns the status and body.
-func post(t *testing.T, url, body string) (int, string) {
+func post(t testing.TB, url, body string) (int, string) {
 	t.Helper()
 	return request(t, http.MethodPost, url, body)
 }
 
-func request(t *testing.T, method, url, body string) (int, string) {
+func request(t testing.TB, method, url, body string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(context.Background(), method, url, strings.NewReader(body))
 	if err != nil {
@@ -218,7 +218,7 @@ func (r *relay) waitIdle(quiet time.Duration) {
 }
 
 // waitFor polls cond for up to d.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !cond() {
