@@ -18,6 +18,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -79,6 +80,22 @@ Try it with joinit-token (go run ./cmd/joinit-token -h).
 Requests are answered only when their Host header names the sandbox's own
 address (its IP and port, or localhost and its port), so a web page cannot
 reach it by DNS rebinding.
+
+With -webhook-url it sends webhooks as the service does (api.md §4-§6) when
+a membership changes through the sandbox's own route (not the API's):
+
+    POST <base URL>/sandbox/memberships/<_id>/<change>   (Authorization: Bearer <token>)
+
+where <change> is cancel (status 350), expire (300), renew (100, expiration a
+year on) or check-in. The list endpoints serve the change at once; each of the
+change's events (cancel and expire: memberships.inactive, .updated, .all;
+renew: memberships.renewal, .updated, .all; check-in: check_ins.created,
+check_ins.all) is one POST of the flat record with webhook_object_type and
+webhook_event_type, one attempt for membership events and up to three for
+check_ins.all. The answer lists each delivery's attempts and status. Try:
+
+    curl -X POST -H 'Authorization: Bearer sandbox-token' \
+      "$JOINIT_BASE_URL/sandbox/memberships/<_id>/cancel"
 
 Point the provider at that base URL with the -token value as its access token.
 It stops cleanly on SIGINT or SIGTERM.
@@ -178,6 +195,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Uint64Var(&f.Chaos.Seed, "chaos-seed", 0, "chaos: the `seed` of the schedule of what goes wrong (the same seed, the same schedule)")
 	fs.Float64Var(&f.Chaos.Share, "chaos-share", 0, "chaos: the `share` (0..1) of first and second attempts at each request that go wrong (0: off)")
 	fs.BoolVar(&f.Chaos.Lies, "chaos-lies", false, "chaos: some of what goes wrong is a 200 that lies (an empty page, a page cut short, a maintenance page, an error object, JSON cut off), not only transient faults")
+	fs.StringVar(&o.Webhooks.URL, "webhook-url", "", "send webhooks to this loopback `URL` when a membership changes through /sandbox/memberships/<_id>/<change> (empty: none)")
 	brokenText := fs.String("broken-text-pages", "", "deviation: comma-separated page `numbers` whose first two records carry an unpaired surrogate and an invalid UTF-8 byte")
 
 	if err := fs.Parse(args); err != nil {
@@ -213,6 +231,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-chaos-share: %v is not a share between 0 and 1", f.Chaos.Share)
 	}
 	if err := checkLoopback(c.addr); err != nil {
+		return nil, err
+	}
+	if err := checkWebhookURL(o.Webhooks.URL); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -253,6 +274,19 @@ func checkLoopback(addr string) error {
 		return nil
 	}
 	return fmt.Errorf("-addr %q: refusing a non-loopback address; use 127.0.0.1, [::1] or localhost", addr)
+}
+
+// checkWebhookURL refuses a receiver off this machine: the sandbox sends
+// only to local addresses.
+func checkWebhookURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !client.IsLoopbackHost(u.Hostname()) {
+		return fmt.Errorf("-webhook-url %q: must be an http(s) URL on a loopback address (127.0.0.1, [::1] or localhost)", v)
+	}
+	return nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -137,3 +137,15 @@ func TestEveryEndpointHasItsFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestWebhookURLMustBeLoopback(t *testing.T) {
+	t.Parallel()
+	for v, ok := range map[string]bool{
+		"": true, "http://127.0.0.1:8080/hooks/x": true, "http://localhost:1/h": true, "https://[::1]:9/h": true,
+		"http://192.168.1.5/hooks/x": false, "https://relay.example.com/hooks/x": false, "ftp://127.0.0.1/x": false, "127.0.0.1:8080": false,
+	} {
+		if _, err := parseFlags([]string{"-webhook-url", v}, io.Discard); (err == nil) != ok {
+			t.Errorf("-webhook-url %q: %v, want ok=%v", v, err, ok)
+		}
+	}
+}

@@ -40,6 +40,11 @@
 // allows ("optional fields can be absent"), profile_pic is absent from some
 // memberships.
 //
+// ChangeMembership (or POST /sandbox/memberships/{_id}/{change} with the
+// token, the sandbox's own route) cancels, expires or renews a membership,
+// or checks it in, and sends the webhooks api.md §6 lists for the change
+// to Options.Webhooks.URL, as the service does; see WebhookOptions.
+//
 // With Options.OAuth set, the server also plays the service's OAuth 2.0
 // authorization-code flow (spec §5) and accepts the tokens it issues; see
 // OAuthOptions.
@@ -87,7 +92,8 @@ type Options struct {
 	PathPrefix string // optional prefix before every path, e.g. "/proxy"
 	Paths      Paths  // endpoints it does not name take DefaultPaths()
 	Faults     Faults
-	OAuth      OAuthOptions // the authorization-code flow; off when OAuth.ClientID is ""
+	OAuth      OAuthOptions   // the authorization-code flow; off when OAuth.ClientID is ""
+	Webhooks   WebhookOptions // where ChangeMembership's webhooks go; none when Webhooks.URL is ""
 
 	// Logf, when set, receives one line per request (method, path, query
 	// with tokens redacted, status). The demo command uses it for -v.
@@ -107,6 +113,7 @@ type Server struct {
 	ctr  counters
 
 	oauth *oauthServer // nil when OAuth is off
+	hooks *webhookSender
 
 	httpMu sync.Mutex
 	hs     *http.Server
@@ -133,6 +140,7 @@ func New(opts Options) *Server {
 	s.data = newDataset(opts.Seed, opts.counts())
 	s.flt.set(opts.Faults)
 	s.oauth = newOAuthServer(opts.OAuth)
+	s.hooks = newWebhookSender(opts.Webhooks, opts.Logf)
 	return s
 }
 

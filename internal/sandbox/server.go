@@ -26,7 +26,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if s.serveOAuth(w, r) {
+	if s.serveOAuth(w, r) || s.serveControl(w, r) {
 		return
 	}
 	ep, known := s.routes[r.URL.Path]

@@ -1,0 +1,165 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Change is what ChangeMembership does to a membership, as a member or
+// an administrator would in the service; each emits the webhook events
+// api.md §6 lists for it.
+type Change string
+
+const (
+	ChangeCancel  Change = "cancel"   // status 350 (cancelled): inactive, updated, all
+	ChangeExpire  Change = "expire"   // status 300 (expired), expiration_date now: inactive, updated, all
+	ChangeRenew   Change = "renew"    // status 100, expiration_date a year on: renewal, updated, all
+	ChangeCheckIn Change = "check-in" // no change to the record: check_ins.created and check_ins.all
+)
+
+// Changes are the changes ChangeMembership takes, in the order -h lists them.
+var Changes = []Change{ChangeCancel, ChangeExpire, ChangeRenew, ChangeCheckIn}
+
+// ControlPathPrefix is the sandbox's own route (not the API's) that changes
+// a membership: POST /sandbox/memberships/{_id}/{change}, with the bearer
+// token. It answers 200 with the ChangeResult as JSON.
+const ControlPathPrefix = "/sandbox/memberships/"
+
+// ErrNoSuchMembership is ChangeMembership's error for an unknown _id.
+var ErrNoSuchMembership = errors.New("no membership has that _id")
+
+// ChangeResult says what ChangeMembership did and how each webhook went.
+type ChangeResult struct {
+	ID         string     `json:"_id"`
+	Status     int        `json:"status"`
+	Deliveries []Delivery `json:"deliveries"` // empty without Options.Webhooks.URL
+}
+
+// eventsOf are the events a change emits (api.md §6 Events and Rules).
+var eventsOf = map[Change][]string{
+	ChangeCancel:  {"memberships.inactive", "memberships.updated", "memberships.all"},
+	ChangeExpire:  {"memberships.inactive", "memberships.updated", "memberships.all"},
+	ChangeRenew:   {"memberships.renewal", "memberships.updated", "memberships.all"},
+	ChangeCheckIn: {"check_ins.created", "check_ins.all"},
+}
+
+// apiTimestamp is the API's timestamp: ISO 8601 UTC with milliseconds.
+func apiTimestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// ChangeMembership applies change to the membership with that _id, so the
+// list endpoints serve it changed from now on, and, with a webhook receiver
+// set, sends the change's events to it before returning.
+func (s *Server) ChangeMembership(id string, change Change) (ChangeResult, error) {
+	events, ok := eventsOf[change]
+	if !ok {
+		return ChangeResult{}, fmt.Errorf("%q is not a change (%v)", change, Changes)
+	}
+	rec, err := s.data.changeMembership(id, change, time.Now())
+	if err != nil {
+		return ChangeResult{}, err
+	}
+	res := ChangeResult{ID: id, Deliveries: []Delivery{}}
+	_ = json.Unmarshal(rec["status"], &res.Status)
+	for _, ev := range events {
+		res.Deliveries = append(res.Deliveries, s.hooks.deliver(ev, rec))
+	}
+	return res, nil
+}
+
+// changeMembership rewrites one membership's record. Like an insert, it
+// builds new slices and swaps them in, so a page being served is never torn.
+func (d *dataset) changeMembership(id string, change Change, now time.Time) (map[string]json.RawMessage, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	recs := d.lists[epMemberships]
+	i := slices.IndexFunc(recs, func(r []byte) bool { return recordID(r) == id })
+	if i < 0 {
+		return nil, fmt.Errorf("%w: %q", ErrNoSuchMembership, id)
+	}
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(recs[i], &rec); err != nil {
+		return nil, err
+	}
+	status := d.statuses[i]
+	set := func(name string, v any) { rec[name], _ = json.Marshal(v) }
+	switch change {
+	case ChangeCancel:
+		status = 350
+	case ChangeExpire:
+		status = 300
+		set("expiration_date", apiTimestamp(now))
+	case ChangeRenew:
+		status = 100
+		set("expiration_date", apiTimestamp(now.AddDate(1, 0, 0)))
+	}
+	if change != ChangeCheckIn {
+		set("status", status)
+		set("updated", apiTimestamp(now))
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	d.lists[epMemberships] = slices.Clone(recs)
+	d.lists[epMemberships][i] = b
+	d.statuses = slices.Clone(d.statuses)
+	d.statuses[i] = status
+	d.indexStatuses()
+	return rec, nil
+}
+
+// recordID is a record's _id; "" when it has none.
+func recordID(rec []byte) string {
+	var v struct {
+		ID string `json:"_id"`
+	}
+	if !bytes.Contains(rec, []byte(`"_id"`)) || json.Unmarshal(rec, &v) != nil {
+		return ""
+	}
+	return v.ID
+}
+
+// serveControl answers the control route; false for any other path.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) bool {
+	rest, ok := strings.CutPrefix(r.URL.Path, s.prefix+ControlPathPrefix)
+	if !ok {
+		return false
+	}
+	id, change, _ := strings.Cut(rest, "/")
+	status := s.control(w, r, id, Change(change))
+	if s.logf != nil {
+		s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
+	}
+	return true
+}
+
+func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, change Change) int {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		return writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "only POST changes a membership")
+	}
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="joinit-sandbox"`)
+		return writeError(w, http.StatusUnauthorized, "unauthorized", "missing or invalid bearer token")
+	}
+	res, err := s.ChangeMembership(id, change)
+	switch {
+	case errors.Is(err, ErrNoSuchMembership):
+		return writeError(w, http.StatusNotFound, "not_found", "no membership has that _id")
+	case err != nil:
+		return writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the change must be one of %v", Changes))
+	}
+	b, _ := json.Marshal(res)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+	return http.StatusOK
+}
