@@ -44,7 +44,7 @@ func runVerify(args []string) error {
 	if err != nil {
 		return err
 	}
-	archives, tokenArchives, err := archivesOf(*dist, version)
+	archives, companionArchives, err := archivesOf(*dist, version)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,12 @@ func runVerify(args []string) error {
 	if err := checkManifest(*manifest, version, sums); err != nil {
 		return err
 	}
-	return checkTokenRelease(*dist, version, tokenArchives, sums)
+	for _, name := range companions {
+		if err := checkCompanionRelease(*dist, name, version, companionArchives[name], sums); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type archive struct {
@@ -84,9 +89,9 @@ func snapshotVersion(dist string) (string, error) {
 	return meta.Version, nil
 }
 
-// archivesOf returns the provider's archives and joinit-token's, checking
-// their names; an archive of neither is an error.
-func archivesOf(dist, version string) (provider, token []archive, err error) {
+// archivesOf returns the provider's archives and each companion's, by name,
+// checking their names; an archive of none of them is an error.
+func archivesOf(dist, version string) (provider []archive, companion map[string][]archive, err error) {
 	var list []struct {
 		Name   string `json:"name"`
 		Path   string `json:"path"`
@@ -102,11 +107,14 @@ func archivesOf(dist, version string) (provider, token []archive, err error) {
 			continue
 		}
 		arch := archive{name: a.Name, path: a.Path, goos: a.Goos, goarch: a.Goarch}
-		if strings.HasPrefix(a.Name, tokenName+"_") {
-			if want := tokenArchiveName(version, a.Goos, a.Goarch); a.Name != want {
+		if name := companionOf(a.Name); name != "" {
+			if want := companionArchiveName(name, version, a.Goos, a.Goarch); a.Name != want {
 				return nil, nil, fmt.Errorf("archive %q: want %q", a.Name, want)
 			}
-			token = append(token, arch)
+			if companion == nil {
+				companion = map[string][]archive{}
+			}
+			companion[name] = append(companion[name], arch)
 			continue
 		}
 		want := fmt.Sprintf("%s_%s_%s_%s.zip", projectName, version, a.Goos, a.Goarch)
@@ -118,7 +126,17 @@ func archivesOf(dist, version string) (provider, token []archive, err error) {
 	if len(provider) == 0 {
 		return nil, nil, errors.New("the snapshot built no archive of the provider")
 	}
-	return provider, token, nil
+	return provider, companion, nil
+}
+
+// companionOf is the companion an archive's name is of; "" for none.
+func companionOf(archiveName string) string {
+	for _, name := range companions {
+		if strings.HasPrefix(archiveName, name+"_") {
+			return name
+		}
+	}
+	return ""
 }
 
 // checkArchive: the zip is listed in SHA256SUMS with its hash, and holds the

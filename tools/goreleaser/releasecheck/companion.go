@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,41 +11,41 @@ import (
 	"strings"
 )
 
-// joinit-token, the OAuth helper, is released beside the provider as
-// archives of its own, with checksums of their own: nothing of it may be in
-// the provider's SHA256SUMS, which is the set the registry reads.
+// The companion programs (cmd/): joinit-token, the OAuth helper, and
+// joinit-relay, the webhook relay, are each released beside the provider as
+// archives of their own, with checksums of their own: nothing of them may be
+// in the provider's SHA256SUMS, which is the set the registry reads.
+var companions = []string{"joinit-token", "joinit-relay"}
 
-const tokenName = "joinit-token"
-
-// tokenArchiveName is the name of joinit-token's archive for a platform:
+// companionArchiveName is the name of a companion's archive for a platform:
 // .zip on Windows, .tar.gz elsewhere.
-func tokenArchiveName(version, goos, goarch string) string {
+func companionArchiveName(name, version, goos, goarch string) string {
 	ext := ".tar.gz"
 	if goos == "windows" {
 		ext = ".zip"
 	}
-	return fmt.Sprintf("%s_%s_%s_%s%s", tokenName, version, goos, goarch, ext)
+	return fmt.Sprintf("%s_%s_%s_%s%s", name, version, goos, goarch, ext)
 }
 
-// checkTokenRelease: joinit-token was archived, every archive is listed with
-// its hash in joinit-token_<version>_SHA256SUMS and holds the executable,
-// and the provider's SHA256SUMS names none of it.
-func checkTokenRelease(dist, version string, archives []archive, providerSums map[string]string) error {
+// checkCompanionRelease: the companion was archived, every archive is
+// listed with its hash in <name>_<version>_SHA256SUMS and holds the
+// executable, and the provider's SHA256SUMS names none of it.
+func checkCompanionRelease(dist, name, version string, archives []archive, providerSums map[string]string) error {
 	if len(archives) == 0 {
-		return errors.New("the snapshot built no archive of joinit-token")
+		return fmt.Errorf("the snapshot built no archive of %s", name)
 	}
-	for name := range providerSums {
-		if strings.HasPrefix(name, tokenName) {
-			return fmt.Errorf("the provider's SHA256SUMS lists %s: the registry reads that file, and joinit-token has checksums of its own", name)
+	for listed := range providerSums {
+		if strings.HasPrefix(listed, name) {
+			return fmt.Errorf("the provider's SHA256SUMS lists %s: the registry reads that file, and %s has checksums of its own", listed, name)
 		}
 	}
-	sumsName := fmt.Sprintf("%s_%s_SHA256SUMS", tokenName, version)
+	sumsName := fmt.Sprintf("%s_%s_SHA256SUMS", name, version)
 	sums, err := readSums(filepath.Join(dist, sumsName))
 	if err != nil {
 		return err
 	}
 	if len(sums) != len(archives) {
-		return fmt.Errorf("%s lists %d files, want the %d archives of joinit-token", sumsName, len(sums), len(archives))
+		return fmt.Errorf("%s lists %d files, want the %d archives of %s", sumsName, len(sums), len(archives), name)
 	}
 	for _, a := range archives {
 		sum, err := sha256File(a.path)
@@ -56,7 +55,7 @@ func checkTokenRelease(dist, version string, archives []archive, providerSums ma
 		if sums[a.name] != sum {
 			return fmt.Errorf("%s: %s is listed as %q, its sha256 is %s", sumsName, a.name, sums[a.name], sum)
 		}
-		bin := tokenName
+		bin := name
 		if a.goos == "windows" {
 			bin += ".exe"
 		}
