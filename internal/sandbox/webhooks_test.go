@@ -54,12 +54,12 @@ func (rc *receiver) events() []string {
 	return out
 }
 
-func startWithReceiver(t *testing.T, statuses map[string][]int) (*Server, string, *receiver) {
+func startWithReceiver(t *testing.T, statuses map[string][]int) (string, *receiver) {
 	rc := &receiver{statuses: statuses}
 	hs := httptest.NewServer(rc)
 	t.Cleanup(hs.Close)
-	s, base := start(t, Options{Seed: 3, Memberships: 30, Webhooks: WebhookOptions{URL: hs.URL + "/hooks/s3cret", RetryWait: 10 * time.Millisecond}})
-	return s, base, rc
+	_, base := start(t, Options{Seed: 3, Memberships: 30, Webhooks: WebhookOptions{URL: hs.URL + "/hooks/s3cret", RetryWait: 10 * time.Millisecond}})
+	return base, rc
 }
 
 // changeOver posts to the control route and decodes its answer.
@@ -116,7 +116,7 @@ func served(t *testing.T, base, id string, status string) map[string]any {
 func TestCancelServesTheChangeAndSendsItsEventsOnce(t *testing.T) {
 	t.Parallel()
 	// The receiver fails every membership event: each still gets one attempt.
-	_, base, rc := startWithReceiver(t, map[string][]int{"memberships.inactive": {500}, "memberships.updated": {500}, "memberships.all": {500}})
+	base, rc := startWithReceiver(t, map[string][]int{"memberships.inactive": {500}, "memberships.updated": {500}, "memberships.all": {500}})
 	id := activeID(t, base)
 	res := changeOver(t, base, id, ChangeCancel)
 	if res.Status != 350 || len(res.Deliveries) != 3 {
@@ -151,7 +151,7 @@ func TestCancelServesTheChangeAndSendsItsEventsOnce(t *testing.T) {
 
 func TestRenewAndExpireSetStatusAndExpiration(t *testing.T) {
 	t.Parallel()
-	_, base, rc := startWithReceiver(t, nil)
+	base, rc := startWithReceiver(t, nil)
 	id := activeID(t, base)
 	before := time.Now().UTC()
 	changeOver(t, base, id, ChangeExpire)
@@ -178,7 +178,7 @@ func TestRenewAndExpireSetStatusAndExpiration(t *testing.T) {
 
 func TestCheckInRetriesTheCheckInFamilyUpToThreeTimes(t *testing.T) {
 	t.Parallel()
-	_, base, rc := startWithReceiver(t, map[string][]int{"check_ins.created": {503}, "check_ins.all": {503, 500, 500, 200}})
+	base, rc := startWithReceiver(t, map[string][]int{"check_ins.created": {503}, "check_ins.all": {503, 500, 500, 200}})
 	res := changeOver(t, base, activeID(t, base), ChangeCheckIn)
 	got := map[string]Delivery{}
 	for _, d := range res.Deliveries {
@@ -197,7 +197,7 @@ func TestCheckInRetriesTheCheckInFamilyUpToThreeTimes(t *testing.T) {
 
 func TestControlRouteRefusals(t *testing.T) {
 	t.Parallel()
-	_, base, rc := startWithReceiver(t, nil)
+	base, rc := startWithReceiver(t, nil)
 	id := activeID(t, base)
 	for _, c := range []struct {
 		method, path, token string
