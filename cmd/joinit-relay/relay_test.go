@@ -190,3 +190,21 @@ func TestSIGTERMStopsCleanlyAndKeepsTheOwedRun(t *testing.T) {
 		t.Errorf("the owed run is not in -state-dir after SIGTERM: %v", err)
 	}
 }
+
+func TestRunTimeoutInterruptsTheCommandAndItsChildren(t *testing.T) {
+	t.Parallel()
+	// The subshell is a child of sh: the interrupt must reach the whole
+	// group, or the subshell would still append when its sleep ends.
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+"); true")
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, 5*time.Second, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
+	if h := r.health(); !h.RunOwed && !h.Starting {
+		t.Errorf("after a timed-out start the run is no longer owed")
+	}
+	r.signal(syscall.SIGTERM)
+	<-r.exited
+	time.Sleep(3 * time.Second) // past the interrupted sleep's end
+	if n := r.runCount(); n != 0 {
+		t.Errorf("the interrupted command still ran to its end %d times", n)
+	}
+}

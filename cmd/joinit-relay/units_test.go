@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,26 @@ func TestLogSafeKeepsSixtyFourPrintableCharacters(t *testing.T) {
 	}
 	if got := logSafe(strings.Repeat("a", 100)); got != strings.Repeat("a", 64)+"…" {
 		t.Errorf("%q", got)
+	}
+}
+
+func TestStartsFailingForAnHourAreLoggedAsErrors(t *testing.T) {
+	t.Parallel()
+	l, err := openLedger(t.TempDir(), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	s := &scheduler{ledger: l, backend: &commandBackend{}, log: slog.New(slog.NewTextHandler(&log, nil))}
+	for _, c := range []struct {
+		failingFor time.Duration
+		want       string
+	}{{time.Minute, "level=WARN"}, {59 * time.Minute, "level=WARN"}, {time.Hour, "level=ERROR"}, {5 * time.Hour, "level=ERROR"}} {
+		log.Reset()
+		l.failing = time.Now().Add(-c.failingFor)
+		s.logFailure(errors.New("answered 500"), "1s")
+		if !strings.HasPrefix(strings.SplitN(log.String(), " ", 2)[1], c.want) {
+			t.Errorf("failing for %v: %s, want %s", c.failingFor, log.String(), c.want)
+		}
 	}
 }
