@@ -130,15 +130,17 @@ func stringField(fields map[string]json.RawMessage, name string) string {
 	return s
 }
 
-// logSafe keeps at most 64 printable ASCII characters of text a sender
-// chose, so a log line cannot be forged or flooded through it.
+// logSafe keeps at most 64 characters of text a sender chose, each a
+// letter, digit or one of "._:-" (what event types and ids are made of),
+// others as "?": a log line cannot be forged or flooded through it, nor
+// carry an e-mail put in an _id.
 func logSafe(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if b.Len() == 64 {
 			return b.String() + "…"
 		}
-		if r > ' ' && r < 0x7f {
+		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
 			b.WriteRune(r)
 		} else {
 			b.WriteByte('?')

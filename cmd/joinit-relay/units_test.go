@@ -89,10 +89,13 @@ func TestListenDefaultsToPORT(t *testing.T) {
 	}
 }
 
-func TestLogSafeKeepsSixtyFourPrintableCharacters(t *testing.T) {
+func TestLogSafeKeepsSixtyFourCharactersOfAnID(t *testing.T) {
 	t.Parallel()
-	if got := logSafe("memberships.inactive\nlevel=ERROR msg=forged"); got != "memberships.inactive?level=ERROR?msg=forged" {
+	if got := logSafe("memberships.inactive\nlevel=ERROR msg=forged"); got != "memberships.inactive?level?ERROR?msg?forged" {
 		t.Errorf("%q", got)
+	}
+	if got := logSafe("ada@example.org"); got != "ada?example.org" {
+		t.Errorf("an e-mail in an _id: %q", got)
 	}
 	if got := logSafe(strings.Repeat("a", 100)); got != strings.Repeat("a", 64)+"…" {
 		t.Errorf("%q", got)
