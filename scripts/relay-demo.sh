@@ -11,6 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${DEMO_DIR:-$root/.demo-relay}
 quiet=${QUIET_PERIOD:-5s}
+tf=${TF_ACC_TERRAFORM_PATH:-terraform} # terraform, or tofu
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/tf" "$work/state"
 
@@ -27,8 +28,8 @@ cat >"$work/sync.sh" <<SYNC
 #!/usr/bin/env bash
 set -euo pipefail
 export JOINIT_BASE_URL=\$(cat "$work/url")
-terraform -chdir="$work/tf" apply -auto-approve -input=false -no-color >"$work/apply.log" 2>&1
-terraform -chdir="$work/tf" output -json member_ids >"$work/applied.json.tmp"
+"$tf" -chdir="$work/tf" apply -auto-approve -input=false -no-color >"$work/apply.log" 2>&1
+"$tf" -chdir="$work/tf" output -json member_ids >"$work/applied.json.tmp"
 mv "$work/applied.json.tmp" "$work/applied.json"
 SYNC
 chmod +x "$work/sync.sh"
@@ -69,7 +70,16 @@ echo "==> the first sync (as the schedule would run it)"
 member=$(sed -n 's/^\["\([^"]*\)".*/\1/p' "$work/applied.json")
 echo "    $(tr ',' '\n' <"$work/applied.json" | grep -c '"') members have access; cancelling $member"
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# Milliseconds: bash 5's EPOCHREALTIME, else whole seconds (macOS's bash 3.2
+# and its date have neither %N nor EPOCHREALTIME).
+now_ms() {
+  if [ -n "${EPOCHREALTIME:-}" ]; then
+    local us=${EPOCHREALTIME/[.,]/}
+    echo $((us / 1000))
+  else
+    echo $(($(date +%s) * 1000))
+  fi
+}
 began=$(now_ms)
 elapsed() {
   local ms=$(($(now_ms) - began))

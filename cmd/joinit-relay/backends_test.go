@@ -111,7 +111,11 @@ func TestTFEBackendQueuesOneRun(t *testing.T) {
 
 func TestRefusedStartIsLoggedWithAHintAndKeptOwed(t *testing.T) {
 	t.Parallel()
-	api, url := startFake(t, status(http.StatusNotFound), status(http.StatusNoContent))
+	echoToken := func(w http.ResponseWriter) {
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, `{"message":"simulated: no workflow for token `+gitHubToken+`"}`)
+	}
+	api, url := startFake(t, echoToken, status(http.StatusNoContent))
 	r := startRelay(t, relayOptions{env: []string{envGitHubToken + "=" + gitHubToken}, secrets: []string{gitHubToken}},
 		"-quiet-period", "50ms", "-github-workflow", "acme/infra/sync.yml@main", "-github-api-url", url)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
@@ -119,8 +123,8 @@ func TestRefusedStartIsLoggedWithAHintAndKeptOwed(t *testing.T) {
 	if n := api.count(); n != 2 {
 		t.Errorf("GitHub got %d requests, want 2 (a 404 is not retried within a start; the next start tries again)", n)
 	}
-	if log := r.log.String(); !strings.Contains(log, "404 Not Found: simulated") || !strings.Contains(log, "GITHUB_TOKEN may not see it") {
-		t.Errorf("the failed start's log line lacks GitHub's words or the hint:\n%s", log)
+	if log := r.log.String(); !strings.Contains(log, "404 Not Found: simulated: no workflow for token [redacted]") || !strings.Contains(log, "GITHUB_TOKEN may not see it") {
+		t.Errorf("the failed start's log line lacks GitHub's words (the token redacted) or the hint:\n%s", log)
 	}
 }
 

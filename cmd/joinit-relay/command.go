@@ -5,39 +5,52 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
 
+// runOutputFile is where the command's output goes, in -state-dir: a sync's
+// output (terraform's plan) names members, and the relay's log must not.
+const runOutputFile = "last-run.log"
+
 // commandBackend runs -run-command through sh -c. Its start is the whole
-// run: the scheduler makes one start at a time, so two never overlap.
+// run: the scheduler makes one start at a time, and the command's process
+// group is killed when it ends, so two never overlap.
 type commandBackend struct {
-	command string
-	timeout time.Duration
+	command  string
+	timeout  time.Duration
+	stateDir string
 }
 
 func (b *commandBackend) Describe() string { return "command" }
 
-// Start runs the command with -run-timeout. Its output goes to the relay's
-// standard error as the command writes it: what it prints is the command's
-// own (a sync command should not print members' data). The environment is
-// the relay's without JOINIT_RELAY_SECRET.
+// Start runs the command with -run-timeout, its output (standard output and
+// error) written to -state-dir/last-run.log, replaced each run and readable
+// by the relay's user only. The environment is the relay's without
+// JOINIT_RELAY_SECRET.
 func (b *commandBackend) Start(ctx context.Context) error {
+	out, err := os.OpenFile(filepath.Join(b.stateDir, runOutputFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("the command's output file: %w", err)
+	}
+	defer out.Close()
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.command)
 	cmd.Env = environWithout(os.Environ(), envSecret)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Stdout, cmd.Stderr = out, out
 	interruptGroup(cmd)
 	// After the interrupt, the command has this long to stop (Terraform
 	// releases its state lock) before it is killed.
 	cmd.WaitDelay = 30 * time.Second
-	err := cmd.Run()
+	err = cmd.Run()
+	killGroup(cmd) // what it left running would overlap the next run
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("the command ran past -run-timeout (%s) and was interrupted", b.timeout)
+		return fmt.Errorf("the command ran past -run-timeout (%s) and was interrupted; its output is in -state-dir/%s", b.timeout, runOutputFile)
 	case err != nil:
-		return fmt.Errorf("the command failed: %w", err)
+		return fmt.Errorf("the command failed (%w); its output is in -state-dir/%s", err, runOutputFile)
 	}
 	return nil
 }

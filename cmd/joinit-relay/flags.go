@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -43,7 +44,8 @@ webhook only records "a run is owed" (fsynced in -state-dir before the 202).
 The run starts after -quiet-period without a new event, or -max-delay after
 the first, whichever comes first; a burst of events costs one run. The run
 re-reads every membership through the provider: a forged request costs at
-most one extra run, never a wrong change.
+most one extra run, never a wrong change. A burst costs one run, or two when
+it straddles one.
 
 Receiver URL (configure it in Join It: Automations, then Webhooks, one
 automation per trigger, all on this URL):
@@ -115,7 +117,7 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	events := fs.String("events", strings.Join(membershipEvents, ","), "comma-separated webhook_event_type `values` that owe a run; others are answered 202 and ignored")
 	fs.DurationVar(&c.quietPeriod, "quiet-period", 30*time.Second, "start the owed run after this long without a new event")
 	fs.DurationVar(&c.maxDelay, "max-delay", 5*time.Minute, "start the owed run at the latest this long after its first event, even while events keep coming")
-	fs.StringVar(&b.runCommand, "run-command", "", "backend: run this `command` through sh -c; a non-zero exit is a failed start")
+	fs.StringVar(&b.runCommand, "run-command", "", "backend: run this `command` through sh -c, its output to -state-dir/last-run.log; a non-zero exit is a failed start")
 	fs.DurationVar(&b.runTimeout, "run-timeout", 30*time.Minute, "with -run-command: interrupt the command after this long (a failed start)")
 	fs.StringVar(&b.githubWorkflow, "github-workflow", "", "backend: dispatch this workflow, as `OWNER/REPO/WORKFLOW_FILE@REF`, with GITHUB_TOKEN")
 	fs.StringVar(&b.githubAPI, "github-api-url", "https://api.github.com", "with -github-workflow: the GitHub API's `URL` (GitHub Enterprise Server: https://HOST/api/v3)")
@@ -146,7 +148,7 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	if c.secret, err = readSecret(getenv); err != nil {
 		return nil, err
 	}
-	if c.backend, err = b.choose(getenv); err != nil {
+	if c.backend, err = b.choose(getenv, c.stateDir); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -186,7 +188,7 @@ func readSecret(getenv func(string) string) (string, error) {
 }
 
 // choose checks that exactly one backend is named and builds it.
-func (b backendFlags) choose(getenv func(string) string) (backend, error) {
+func (b backendFlags) choose(getenv func(string) string, stateDir string) (backend, error) {
 	named := 0
 	for _, v := range []string{b.runCommand, b.githubWorkflow, b.tfeWorkspace} {
 		if v != "" {
@@ -201,7 +203,7 @@ func (b backendFlags) choose(getenv func(string) string) (backend, error) {
 		if b.runTimeout <= 0 {
 			return nil, errors.New("-run-timeout must be above 0")
 		}
-		return &commandBackend{command: b.runCommand, timeout: b.runTimeout}, nil
+		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir}, nil
 	case b.githubWorkflow != "":
 		return newGitHubBackend(b.githubWorkflow, b.githubAPI, getenv(envGitHubToken))
 	default:
@@ -209,11 +211,20 @@ func (b backendFlags) choose(getenv func(string) string) (backend, error) {
 	}
 }
 
-// checkBaseURL refuses a backend URL that is not an absolute http(s) URL.
+// checkBaseURL refuses a backend URL that is not an absolute https URL (or
+// http on a loopback address, for a local test server): the token goes there.
 func checkBaseURL(flagName, v string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimRight(v, "/"))
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("-%s %q is not an http(s) URL", flagName, v)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !isLoopback(u.Hostname()))) {
+		return nil, fmt.Errorf("-%s %q is not an https URL (plain http only on a loopback address): the token is sent there", flagName, v)
 	}
 	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

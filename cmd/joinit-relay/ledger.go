@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -52,6 +53,12 @@ func openLedger(dir string, now time.Time) (*ledger, error) {
 		return nil, fmt.Errorf("-state-dir: %w", err)
 	}
 	l := &ledger{dir: dir, wake: make(chan struct{}, 1)}
+	// Temporary files of writes a crash cut short, before their rename.
+	if left, err := filepath.Glob(filepath.Join(dir, "."+owedFile+"-*")); err == nil {
+		for _, f := range left {
+			_ = os.Remove(f)
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(dir, owedFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -207,13 +214,13 @@ func removeSynced(dir, name string) error {
 }
 
 func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil // Windows cannot sync a directory; its renames are durable on their own
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err // Windows cannot sync a directory (ErrInvalid); its renames are durable on their own
-	}
-	return nil
+	return d.Sync()
 }

@@ -114,7 +114,8 @@ func readEvent(body []byte) (event, string) {
 		return event{}, "the body is not a JSON object"
 	}
 	ev := event{organizationID: stringField(fields, "organization_id"), id: stringField(fields, "_id")}
-	if raw, ok := fields["webhook_event_type"]; ok {
+	// Any field can be null (api.md §2): a null event type is an absent one.
+	if raw, ok := fields["webhook_event_type"]; ok && string(raw) != "null" {
 		if json.Unmarshal(raw, &ev.eventType) != nil || ev.eventType == "" {
 			return event{}, "webhook_event_type is not a string"
 		}

@@ -130,6 +130,10 @@ func TestBareMembershipObjectStartsARun(t *testing.T) {
 	if status, body := post(t, r.hookURL, membership("m1", "")); status != http.StatusAccepted {
 		t.Fatalf("a bare membership object answered %d, want 202: %s", status, body)
 	}
+	nullEvent := `{"_id":"m2","organization_id":"` + testOrg + `","webhook_event_type":null}`
+	if status, body := post(t, r.hookURL, nullEvent); status != http.StatusAccepted {
+		t.Fatalf("a null webhook_event_type (any field can be null) answered %d, want 202: %s", status, body)
+	}
 	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
@@ -156,9 +160,10 @@ func TestFailedCommandIsRetriedUntilItStarts(t *testing.T) {
 	}
 }
 
-func TestCommandRunsWithoutTheSecretInItsEnvironment(t *testing.T) {
+func TestCommandRunsWithoutTheSecretAndItsOutputStaysOutOfTheLog(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", `env > "$RELAY_TEST_RUNS.env" && `+appendRun)
+	// terraform apply prints members' addresses; the relay's log must not.
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", `env > "$RELAY_TEST_RUNS.env" && echo "- `+testEmail+`" && `+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.renewal"))
 	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
 	env, err := os.ReadFile(r.runs + ".env")
@@ -171,12 +176,20 @@ func TestCommandRunsWithoutTheSecretInItsEnvironment(t *testing.T) {
 	if !strings.Contains(string(env), "RELAY_TEST_RUNS=") {
 		t.Errorf("the command's environment lost the relay's other variables:\n%s", env)
 	}
+	out, err := os.ReadFile(filepath.Join(r.stateDir, runOutputFile))
+	if err != nil || string(out) != "- "+testEmail+"\n" {
+		t.Errorf("-state-dir/%s holds %q (%v), want the command's output", runOutputFile, out, err)
+	}
+	if fi, err := os.Stat(filepath.Join(r.stateDir, runOutputFile)); err == nil && fi.Mode().Perm() != 0o600 {
+		t.Errorf("the command's output file has mode %v, want 0600", fi.Mode().Perm())
+	}
 }
 
-func TestSIGTERMStopsCleanlyAndKeepsTheOwedRun(t *testing.T) {
+func TestSIGTERMDuringARunStopsCleanlyAndKeepsItOwed(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "sleep 5; "+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.health().Starting })
 	r.signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
@@ -187,15 +200,35 @@ func TestSIGTERMStopsCleanlyAndKeepsTheOwedRun(t *testing.T) {
 		t.Errorf("exit after SIGTERM: %v, want 0\n%s", r.exitErr, r.log)
 	}
 	if _, err := os.Stat(filepath.Join(r.stateDir, owedFile)); err != nil {
-		t.Errorf("the owed run is not in -state-dir after SIGTERM: %v", err)
+		t.Errorf("the interrupted run is not owed in -state-dir after SIGTERM: %v", err)
+	}
+	if n := r.runCount(); n != 0 {
+		t.Errorf("the interrupted command ran to its end")
 	}
 }
 
-func TestRunTimeoutInterruptsTheCommandAndItsChildren(t *testing.T) {
+func TestAnEventThatCannotBeRecordedIsAnswered503(t *testing.T) {
 	t.Parallel()
-	// The subshell is a child of sh: the interrupt must reach the whole
-	// group, or the subshell would still append when its sleep ends.
-	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+"); true")
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", appendRun)
+	// A directory where the record goes: the rename over it fails (as
+	// root, which a read-only mode would not stop).
+	if err := os.Mkdir(filepath.Join(r.stateDir, owedFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusServiceUnavailable {
+		t.Errorf("an event that could not be recorded answered %d, want 503 (Join It then counts it failed)", status)
+	}
+	if !strings.Contains(r.log.String(), "could not be written to -state-dir") {
+		t.Errorf("the failed write is not logged:\n%s", r.log)
+	}
+}
+
+func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
+	t.Parallel()
+	// The subshell is a child that outlives sh (in the background, the
+	// interrupt does not reach it): it must be killed with its group when
+	// sh returns, or it would append when its sleep ends, beside the next run.
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+") & sleep 10")
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
 	waitFor(t, 5*time.Second, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
 	if h := r.health(); !h.RunOwed && !h.Starting {

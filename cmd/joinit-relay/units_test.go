@@ -60,6 +60,7 @@ func TestStartRefusesBadSettingsWithoutQuotingTheSecret(t *testing.T) {
 		{"bad workflow", good, []string{"-state-dir", "d", "-github-workflow", "acme/sync.yml"}, "is not OWNER/REPO/WORKFLOW_FILE@REF"},
 		{"no GitHub token", map[string]string{envSecret: testSecret}, []string{"-state-dir", "d", "-github-workflow", "a/b/c.yml@main"}, "needs GITHUB_TOKEN"},
 		{"bad workspace", good, []string{"-state-dir", "d", "-tfe-workspace", "my-workspace"}, "is not a workspace id"},
+		{"GitHub API over http", good, []string{"-state-dir", "d", "-github-workflow", "a/b/c.yml@main", "-github-api-url", "http://ghe.example.com/api/v3"}, "not an https URL"},
 		{"no TFE token", good, []string{"-state-dir", "d", "-tfe-workspace", "ws-abc"}, "needs TFE_TOKEN"},
 		{"no events", good, []string{"-state-dir", "d", "-run-command", "true", "-events", ","}, "-events names no event type"},
 		{"quiet period 0", good, []string{"-state-dir", "d", "-run-command", "true", "-quiet-period", "0s"}, "must be above 0"},

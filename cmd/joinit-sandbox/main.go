@@ -284,7 +284,8 @@ func checkWebhookURL(v string) error {
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !client.IsLoopbackHost(u.Hostname()) {
-		return fmt.Errorf("-webhook-url %q: must be an http(s) URL on a loopback address (127.0.0.1, [::1] or localhost)", v)
+		// Not quoted: a receiver's URL holds its secret.
+		return errors.New("-webhook-url must be an http(s) URL on a loopback address (127.0.0.1, [::1] or localhost)")
 	}
 	return nil
 }
