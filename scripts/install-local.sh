@@ -61,5 +61,5 @@ at version "~> ${version%.*}" (or "$version"):
 
 A rebuild is a different package under the same version: delete
 .terraform.lock.hcl and run terraform init again (the lock file refuses it,
-as it should). While changing the provider, use dev_overrides instead (README).
+as it should). While changing the provider, use dev_overrides instead (CONTRIBUTING.md).
 MSG

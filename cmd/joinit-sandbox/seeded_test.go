@@ -45,10 +45,10 @@ func TestSeededDataFollowsFlags(t *testing.T) {
 	}
 }
 
-// TestReadmeListsSeededData: README.md's table of the default data set
+// TestContributingListsSeededData: CONTRIBUTING.md's table of the default data set
 // names each membership type with its id and share, and every group.
-func TestReadmeListsSeededData(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+func TestContributingListsSeededData(t *testing.T) {
+	b, err := os.ReadFile("../../CONTRIBUTING.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +56,11 @@ func TestReadmeListsSeededData(t *testing.T) {
 	for i, mt := range sandbox.MembershipTypes(defaultSeed) {
 		row := fmt.Sprintf("| %s | `%s` | %d%% |", mt.Name, mt.ID, []int{50, 20, 20, 10}[i])
 		if !strings.Contains(readme, row) {
-			t.Errorf("README.md has no row %q", row)
+			t.Errorf("CONTRIBUTING.md has no row %q", row)
 		}
 	}
 	unwrapped := strings.Join(strings.Fields(readme), " ")
 	if want := "Groups: " + strings.Join(sandbox.GroupNames(defaultGroups()), ", ") + "."; !strings.Contains(unwrapped, want) {
-		t.Errorf("README.md does not list %q", want)
+		t.Errorf("CONTRIBUTING.md does not list %q", want)
 	}
 }

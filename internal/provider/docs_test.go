@@ -141,7 +141,7 @@ func TestMembershipsExampleNamesExist(t *testing.T) {
 	}
 }
 
-// dev.tfrc, which the README's dev_overrides steps write at the root, is
+// dev.tfrc, which CONTRIBUTING.md's dev_overrides steps write at the root, is
 // never committed by mistake.
 func TestDevTfrcIsIgnored(t *testing.T) {
 	t.Parallel()
@@ -153,5 +153,28 @@ func TestDevTfrcIsIgnored(t *testing.T) {
 	cmd.Dir = "../.."
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("git check-ignore dev.tfrc: %v: dev.tfrc is not ignored", err)
+	}
+}
+
+// The README's table and the index's list of data sources name every data
+// source the provider serves: a user reads them before any other page.
+func TestEveryDataSourceIsInTheReadmeAndTheIndex(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile("../../docs/index.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, def := range orderedDefs() {
+		name := "`joinit_" + def.name + "`"
+		if !strings.Contains(string(readme), "\n| "+name+" | ") {
+			t.Errorf("README.md's table of data sources has no row for %s", name)
+		}
+		if !strings.Contains(string(index), "\n* "+name+": ") {
+			t.Errorf("docs/index.md's list of data sources (templates/index.md.tmpl) has no item for %s", name)
+		}
 	}
 }

@@ -92,7 +92,7 @@ var providerSettings = []setting{
 	endpointPathsSetting(),
 	intSetting(intSettingSpec{name: "max_concurrent_requests", def: client.DefaultMaxConcurrency, min: 1, max: 16, concerns: client.SettingMaxConcurrency,
 		desc: "Most requests in flight at once for the whole provider: every data source of this provider configuration shares them. " +
-			"After HTTP 429 (or 503 with `Retry-After`) every read waits as the server asked, then fewer requests are in flight (halved, and grown back as requests succeed).",
+			"After HTTP 429 (or 503 with `Retry-After`) every read waits as the server asked, then resumes at the same limit.",
 		use: func(n int64, c *configuration) { c.client.MaxConcurrency = int(n) }}),
 	intSetting(intSettingSpec{name: "max_result_values", env: envMaxValues, def: client.DefaultMaxValues, min: 1_000, max: 1_000_000_000,
 		concerns: client.SettingMaxValues,

@@ -3,7 +3,7 @@ package sandbox
 import "strconv"
 
 // What a seeded data set holds, for users writing filters against the
-// sandbox (joinit-sandbox -h and -v, README.md) without calling the API.
+// sandbox (joinit-sandbox -h and -v, CONTRIBUTING.md) without calling the API.
 
 // MembershipType is one of the membership types every data set uses.
 type MembershipType struct {
