@@ -14,70 +14,37 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
-const usageText = `joinit-token gets a Join It API access token for you with the OAuth 2.0
-authorization-code flow (API specification §5), and prints it.
+const usageText = `Usage: joinit-token -client-id ID -redirect-uri http://127.0.0.1:PORT/callback [flags]
 
-The operator of the service issues an application key: a client id and a
-client secret, registered with a redirect URI. This command:
+joinit-token gets a Join It API access token with the OAuth 2.0
+authorization-code flow, and prints it: it opens your browser on Join It's
+authorize page, waits on the redirect URI for the way back, and exchanges the
+code for the token. Tokens do not expire: this is done once.
 
- 1. listens on the redirect URI, which must be http on a loopback IP
-    address with a port (http://127.0.0.1:PORT/callback). localhost is
-    refused (RFC 8252 §8.3): it can resolve to both 127.0.0.1 and ::1, and
-    another user of this machine listening on the address this command
-    does not could receive the code;
- 2. prints the authorize URL (-authorize-url, by default the service's
-    https://app.joinit.com/oauth2/authorize, with
-    response_type=code, client_id, redirect_uri, a random state and a PKCE
-    code_challenge, S256) on its own line of standard error, and opens a
-    browser on it (not with -no-browser: then open it yourself, or follow
-    it with curl -L);
- 3. when the service redirects back with this run's state, exchanges the
-    code, with its PKCE code_verifier, for a token
-    (grant_type=authorization_code) at -token-url, by default the
-    service's https://app.joinitapi.com/oauth2/token (it authorizes on one
-    host and issues tokens on another); with -auth-url, one address serving
-    both (a sandbox), at {auth-url}/oauth2/token, or {auth-url}/oauth/token
-    if that answers 404. The client credentials go
-    in the Authorization header or, if refused, as form fields (the API
-    documentation shows both); it says which endpoint and style worked. A
-    callback with a wrong or missing state is answered 400 and ignored: the
-    command keeps waiting for the right one until -timeout;
- 4. writes the access token to -out (mode 0600, replaced atomically) or,
-    without -out, to standard output alone:
+Example:
 
-        export JOINIT_ACCESS_TOKEN=$(joinit-token -client-id ... -redirect-uri ...)
+    export JOINIT_ACCESS_TOKEN=$(JOINIT_CLIENT_SECRET=... joinit-token \
+      -client-id APP_KEY -redirect-uri http://127.0.0.1:8910/callback)
 
-    -out is checked before the flow: a directory, or a file of another
-    user, is refused. If writing it still fails at the end, the token is
-    kept in a new mode-0600 file in the temporary directory, whose path is
-    printed: the code is spent by then, and the token does not expire.
+Required:
+  -client-id      the application key Join It's operator issued
+  -redirect-uri   the redirect URI registered with it: http on a loopback IP
+                  with a port (127.0.0.1 or [::1]; localhost is refused)
+  the client secret, from JOINIT_CLIENT_SECRET or a prompt that does not echo
+                  (never a flag: flags land in shell history)
 
-Token type and scope go to standard error, with the subject and e-mail of
-the id_token (decoded, NOT verified). The tokens do not expire: this is done
-once per integration.
+The token goes to standard output alone, or to -out (mode 0600); everything
+else goes to standard error. The secret and the code are never printed. The
+browser is xdg-open (open on macOS), or the command JOINIT_BROWSER names.
 
-The client secret is read from JOINIT_CLIENT_SECRET or, when that is unset,
-from a prompt that does not echo (or the first line of standard input when
-it is not a terminal). It is never a flag: flags land in shell history and
-process lists. The secret and the code are never printed.
+Exit codes: 0 written; 1 another failure; 2 usage, or no client secret;
+3 the client id or secret was refused; 4 the authorization was denied;
+5 only callbacks of another state arrived; 6 no callback within -timeout;
+7 the redirect URI's port is in use; 8 Join It cannot be reached.
 
-The browser is xdg-open (open on macOS), or the command named by
-JOINIT_BROWSER, run with the URL as its one argument and with no JOINIT_*
-variable (the client secret among them) in its environment.
-
-Exit codes:
-  0  the token was written
-  1  any other failure (the code was refused, a redirect from the token endpoint, -out
-     could not be written at the end (the token is then in the file printed), interrupted)
-  2  usage: bad flags (an -out that cannot be written is found before the flow starts), or no client secret
-  3  the token endpoint refused the client id or secret (401 invalid_client)
-  4  the authorization was denied (the callback carried error=...)
-  5  state mismatch: by -timeout, only callbacks with a wrong or missing state arrived
-  6  no callback arrived within -timeout
-  7  cannot listen on the redirect URI (its port is already in use)
-  8  the auth URL or its token endpoint cannot be reached (DNS, refused, TLS)
-
-Usage: joinit-token -client-id ID -redirect-uri http://127.0.0.1:PORT/callback [-authorize-url URL -token-url URL | -auth-url URL] [-out FILE] [-no-browser] [-timeout 5m]
+Every step, flag and exit code: the guide "Getting an access token" (the
+provider's documentation on the Terraform and OpenTofu registries, or
+docs/guides/access-token.md in its repository).
 
 Flags:
 `
@@ -108,8 +75,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	authURL := fs.String("auth-url", "", "one `URL` serving both (a sandbox): {URL}/oauth2/authorize, and {URL}/oauth2/token or, if that answers 404, {URL}/oauth/token; in place of -authorize-url and -token-url")
 	fs.StringVar(&c.authorizeURL, "authorize-url", defaultAuthorizeURL, "the service's authorize page `URL` (the service authorizes on another host than it issues tokens)")
 	token := fs.String("token-url", defaultTokenURL, "the service's token endpoint `URL`")
-	fs.StringVar(&c.clientID, "client-id", "", "the application key (client `id`) the operator issued")
-	fs.StringVar(&c.redirectRaw, "redirect-uri", "", "the registered redirect `URI`, http://127.0.0.1:PORT/callback (or http://[::1]:PORT/...; not localhost): this command listens there")
+	fs.StringVar(&c.clientID, "client-id", "", "required: the application key (client `id`) the operator issued")
+	fs.StringVar(&c.redirectRaw, "redirect-uri", "", "required: the registered redirect `URI`, http://127.0.0.1:PORT/callback (or http://[::1]:PORT/...; not localhost): this command listens there")
 	fs.StringVar(&c.out, "out", "", "write the access token to this `file` (mode 0600, replaced atomically) instead of standard output")
 	fs.BoolVar(&c.noBrowser, "no-browser", false, "do not open a browser; open the printed authorize URL yourself")
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Minute, "give up when no callback arrives within this `duration`")

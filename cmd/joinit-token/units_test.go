@@ -23,11 +23,20 @@ func TestHelpExplainsEveryFlagAndExitCode(t *testing.T) {
 	if code := testEnv(t, "").run(t.Context(), []string{"-h"}, strings.NewReader(""), io.Discard, &stderr); code != exitOK {
 		t.Fatalf("-h: exit %d", code)
 	}
+	help := stderr.String()
 	for _, want := range []string{"-auth-url", "-client-id", "-redirect-uri", "-out", "-no-browser", "-timeout",
-		secretEnv, browserEnv, "/oauth2/authorize", "/oauth/token", "NOT verified", "  8  "} {
-		if !strings.Contains(stderr.String(), want) {
+		secretEnv, browserEnv, "/oauth2/authorize", "/oauth/token", "8 Join It cannot be reached",
+		"required: the application key", "required: the registered redirect", "the guide \"Getting an access token\""} {
+		if !strings.Contains(help, want) {
 			t.Errorf("-h lacks %q", want)
 		}
+	}
+	// A synopsis and an example first, for a user who reads ten lines.
+	if !strings.HasPrefix(help, "Usage: joinit-token -client-id ID -redirect-uri ") || !strings.Contains(strings.Join(strings.Split(help, "\n")[:12], "\n"), "export JOINIT_ACCESS_TOKEN=$(") {
+		t.Errorf("-h does not open with the synopsis and an example:\n%s", help)
+	}
+	if strings.Contains(help, "specification") {
+		t.Errorf("-h cites the API specification, which users do not have")
 	}
 }
 
