@@ -123,6 +123,9 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, errors.New("the base URL is empty")
 	}
+	if mistake := pastedURLMistake(raw); mistake != "" {
+		return nil, errors.New("the base URL " + mistake)
+	}
 	if !strings.Contains(raw, "://") {
 		return nil, errors.New("the base URL must be absolute, like https://api.example.com: it has no scheme")
 	}
@@ -151,6 +154,21 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
+}
+
+// pastedURLMistake names how a base URL was pasted with more than the
+// address: quotes, a trailing newline, white space around it.
+func pastedURLMistake(raw string) string {
+	t := strings.TrimSpace(raw)
+	switch {
+	case len(t) >= 2 && (t[0] == '"' && t[len(t)-1] == '"' || t[0] == '\'' && t[len(t)-1] == '\''):
+		return "is in quotes, as a .env file or a copied shell line can leave them: remove the quotes"
+	case strings.ContainsAny(raw, "\r\n"):
+		return "contains a newline: a trailing newline, as a value read from a file or a CI secret often has? Remove it"
+	case t != raw:
+		return "has white space around it: remove it"
+	}
+	return ""
 }
 
 // describeURLError says why url.Parse failed without quoting the URL.

@@ -36,6 +36,9 @@ func TestParseBaseURL(t *testing.T) {
 	}
 
 	bad := []struct{ in, want string }{
+		{"https://app.joinitapi.com\n", "the base URL contains a newline: a trailing newline, as a value read from a file or a CI secret often has? Remove it"},
+		{`"https://app.joinitapi.com"`, "the base URL is in quotes, as a .env file or a copied shell line can leave them: remove the quotes"},
+		{" https://app.joinitapi.com", "the base URL has white space around it: remove it"},
 		{"", "empty"},
 		{"   ", "empty"},
 		{"api.example.com", "absolute"},

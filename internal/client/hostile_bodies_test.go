@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,8 +23,21 @@ func TestNonJSONPage(t *testing.T) {
 			t.Fatal("partial result")
 		}
 		requirePageError(t, err, "memberships", page)
-		if !strings.Contains(err.Error(), "not JSON") || strings.Contains(err.Error(), "DOCTYPE") {
-			t.Fatalf("error does not say the body is not JSON, or quotes it: %v", err)
+		// The sandbox's page says text/html: a web page, most often a base
+		// URL of the web site; the error says so, and names the setting.
+		if !strings.Contains(err.Error(), "is a web page (text/html), not the API's JSON") || !strings.Contains(err.Error(), "Config.BaseURL is the address of a web site") ||
+			strings.Contains(err.Error(), "DOCTYPE") {
+			t.Fatalf("error does not say the answer is a web page and name the base URL, or quotes it: %v", err)
+		}
+		// Asked again twice, not the five retries of a server error.
+		asked := 0
+		for _, r := range sb.RequestLog() {
+			if r.Endpoint == "memberships" && r.Query.Get("page") == strconv.Itoa(page) {
+				asked++
+			}
+		}
+		if asked != 3 {
+			t.Errorf("the web page at page %d was asked %d times, want 3", page, asked)
 		}
 		om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 10})
 		if om != nil {

@@ -72,8 +72,17 @@ var membershipDef = registerDataSource(dataSource[membershipState]{
 })
 
 // checkLookupKey refuses a lookup without exactly one key, for values the
-// validators could not see (unknown at plan, or null from a `for_each`).
+// validators could not see (unknown at plan, or null from a `for_each`),
+// and a key pasted with more than the value (quotes, a newline, spaces
+// around it).
 func checkLookupKey(s *membershipState) error {
+	for _, k := range lookupKeys {
+		if v := *k.of(s); v != nil {
+			if mistake := pastedMistake(*v, false); mistake != "" {
+				return &argError{attr: k.attr, msg: fmt.Sprintf("%s = %q %s: a lookup compares the value as given", k.attr, *v, mistake)}
+			}
+		}
+	}
 	var set, names []string
 	for _, k := range lookupKeys {
 		names = append(names, k.attr)

@@ -31,7 +31,7 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	read:  readMemberships,
 	check: checkMembershipArguments,
 	readLess: "set fields to the attributes you use (for example fields = [\"email\", \"status\"]), set include_records = false (ids and emails only), " +
-		"filter with status, membership_types or membership_names, or leave include_raw_json unset.",
+		"filter with status (the API applies it before answering; membership_types and membership_names are applied to what was read), or leave include_raw_json unset.",
 	rawJSON: true,
 	fields:  &membershipFields,
 	attrs: []attr{

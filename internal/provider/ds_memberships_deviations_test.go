@@ -86,7 +86,7 @@ provider "joinit" {
 }
 data "joinit_groups" "all" {}
 `,
-				ExpectError: regexp.MustCompile(`(?s)Invalid max_retry_wait.*is\s+not\s+a\s+duration:\s+write\s+a\s+positive`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid max_retry_wait.*"-1s"\s+is\s+no\s+time\s+at\s+all:\s+write\s+a\s+duration\s+above\s+zero`),
 			},
 		},
 	})

@@ -166,6 +166,11 @@ const errFieldsWithoutRecords = "fields chooses attributes of the records, and i
 // likely a typo of, and every valid one. The validator and the read say
 // the same.
 func unknownAttributeMessage(what, name string, valid []string) string {
+	if parent, child, ok := strings.Cut(name, "."); ok && slices.Contains(valid, parent) {
+		// profile.first_name: a nested attribute is not chosen on its own.
+		return fmt.Sprintf("%q is inside %q: an object attribute comes whole, so choose %q and read its %s (records[*].%s.%s).",
+			name, parent, parent, child, parent, child)
+	}
 	return fmt.Sprintf("%q is not an attribute of a %s.%s Valid names: %s.", name, what, didYouMean(name, valid), strings.Join(valid, ", "))
 }
 

@@ -129,19 +129,31 @@ func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (t
 		}
 		return slices.Sorted(maps.Keys(values))
 	}
-	warns = append(warns, types.unmatched(seenTypes, len(recs), func() []string {
-		return present(func(typ, _ *string) *string { return typ })
-	})...)
-	warns = append(warns, names.unmatched(seenNames, len(recs), func() []string {
-		return present(func(_, name *string) *string { return name })
-	})...)
+	typesPresent := func() []string { return present(func(typ, _ *string) *string { return typ }) }
+	namesPresent := func() []string { return present(func(_, name *string) *string { return name }) }
+	// A name where an id belongs (or the other way round) is the likeliest
+	// mistake after a typo: say which argument takes it.
+	warns = append(warns, types.unmatched(seenTypes, len(recs), typesPresent, otherArgument(names, namesPresent))...)
+	warns = append(warns, names.unmatched(seenNames, len(recs), namesPresent, otherArgument(types, typesPresent))...)
 	return slices.Clip(out), warns
 }
 
+// otherArgument is a hint for a value that the other type filter would
+// match: "Corporate" in membership_types is a membership_name.
+func otherArgument(other stringFilter, present func() []string) func(v, field string) string {
+	return func(v, field string) string {
+		if !slices.Contains(present(), v) {
+			return ""
+		}
+		return fmt.Sprintf(" %q is a %s of the memberships read, not a %s: use %s = [%q].", v, other.field, field, other.attr, v)
+	}
+}
+
 // unmatched warns of each value of the filter that no record had, naming
-// the closest values the records do have. present is called only when a
-// warning is due: it walks every record again.
-func (f stringFilter) unmatched(seen map[string]bool, read int, present func() []string) []readWarning {
+// the closest values the records do have, or the other filter that would
+// match it (other). present is called only when a warning is due: it walks
+// every record again.
+func (f stringFilter) unmatched(seen map[string]bool, read int, present func() []string, other func(v, field string) string) []readWarning {
 	if !f.set {
 		return nil
 	}
@@ -155,6 +167,9 @@ func (f stringFilter) unmatched(seen map[string]bool, read int, present func() [
 			values = f.scope.cleaned(present())
 		}
 		detail := noMatchDetail(*v, f.field, values, read, f.scope.of())
+		if hint := other(*v, f.field); hint != "" {
+			detail += hint
+		}
 		warns = append(warns, readWarning{attr: f.attr, filter: true,
 			summary: fmt.Sprintf("%s value %q matches no membership", f.attr, *v),
 			detail:  detail, strictDetail: detail})

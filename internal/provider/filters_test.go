@@ -109,6 +109,29 @@ func TestFilterWarningsWithBothFilters(t *testing.T) {
 	}
 }
 
+// A membership name given as a type (or an id as a name) says which
+// argument takes it: the likeliest mistake after a typo.
+func TestFilterWarningNamesTheOtherArgument(t *testing.T) {
+	t.Parallel()
+	s := func(v string) *string { return &v }
+	recs := []client.Membership{{MembershipType: s("5e62e40"), MembershipName: s("Corporate")}}
+	typeOf := func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName }
+	for _, c := range []struct {
+		types, names []string
+		want         string
+	}{
+		{[]string{"Corporate"}, nil, `"Corporate" is a membership_name of the memberships read, not a membership_type: use membership_names = ["Corporate"].`},
+		{nil, []string{"5e62e40"}, `"5e62e40" is a membership_type of the memberships read, not a membership_name: use membership_types = ["5e62e40"].`},
+	} {
+		types := newStringFilter("membership_types", "membership_type", stringsValue{values: ptrs(c.types...), set: c.types != nil})
+		names := newStringFilter("membership_names", "membership_name", stringsValue{values: ptrs(c.names...), set: c.names != nil})
+		_, warns := filterByType(recs, types, names, typeOf)
+		if len(warns) != 1 || !strings.HasSuffix(warns[0].detail, c.want) {
+			t.Errorf("types %v, names %v: %+v\nwant the detail to end %q", c.types, c.names, warns, c.want)
+		}
+	}
+}
+
 // The type filters keep the memberships whose membership_type and
 // membership_name are in the sets, in memberships, records, ids and emails
 // alike, whichever way the records are read.

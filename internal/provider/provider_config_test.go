@@ -82,11 +82,11 @@ func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
 	const org = "5ddf0e00da4dd10500000000"
 	for _, tc := range []struct{ name, env, value, config, want string }{
 		{"organization id from the environment", envOrganization, org + "\n", providerBlock(url),
-			`(?s)Invalid organization_id.*the\s+JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+\("` + org + `\\n"\)\s+contains\s+white\s+space\s+or\s+control\s+characters.*trailing\s+newline`},
+			`(?s)Invalid organization_id.*the\s+JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+\("` + org + `\\n"\)\s+contains\s+a\s+newline:\s+a\s+trailing\s+newline`},
 		{"organization id attribute", "", "", strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \""+org+"\\t\"", 1),
-			`(?s)Invalid organization_id.*organization_id\s+\("` + org + `\\t"\)\s+contains\s+white\s+space`},
+			`(?s)Invalid organization_id.*organization_id\s+\("` + org + `\\t"\)\s+has\s+white\s+space\s+around\s+it`},
 		{"token from the environment", envAccessToken, sandbox.DefaultToken + "\r\n", `provider "joinit" { base_url = "` + url + `" }`,
-			`(?s)Invalid access_token.*the\s+JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+contains\s+white\s+space`},
+			`(?s)Invalid access_token.*the\s+JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+contains\s+a\s+newline`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.env != "" {
@@ -264,7 +264,7 @@ func TestAccProvider_garbageFromAPI(t *testing.T) {
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + `data "joinit_memberships" "m" {}`,
-			ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*memberships page 2.*not\s+JSON`),
+			ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*memberships page 2.*is\s+a\s+web\s+page\s+\(text/html\),\s+not\s+the\s+API's\s+JSON.*base_url.*is\s+the\s+address\s+of\s+a\s+web\s+site`),
 		}},
 	})
 }

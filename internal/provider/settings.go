@@ -156,11 +156,11 @@ func useCACertFile(path string, fromEnv bool, c *configuration) *settingError {
 // a word.
 func useOrganizationID(v string, fromEnv bool, c *configuration) *settingError {
 	if strings.TrimSpace(v) != "" {
-		if hasSpaceOrControl(v) {
+		if mistake := exactMistake(v, false); mistake != "" {
 			// Compared exactly with every record's organization_id: a
 			// trailing newline would fail every read with two ids that
 			// print alike.
-			return exactValueError("organization_id", envOrganization, false, v, fromEnv)
+			return exactValueError("organization_id", envOrganization, false, v, mistake, fromEnv)
 		}
 		c.client.OrganizationID = v
 		return nil

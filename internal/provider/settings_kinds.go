@@ -48,10 +48,10 @@ func hasSpaceOrControl(s string) bool {
 }
 
 // exactValueError refuses a value compared or sent exactly (a token, an
-// id) that holds white space or control characters, naming where it came
-// from. A secret's value is never shown; another's is, quoted, so the
+// id) that was pasted with more than the value (pastedMistake), naming
+// where it came from. A secret's value is never shown; another's is, quoted, so the
 // character shows.
-func exactValueError(name, env string, sensitive bool, v string, fromEnv bool) *settingError {
+func exactValueError(name, env string, sensitive bool, v, mistake string, fromEnv bool) *settingError {
 	where := name
 	if fromEnv {
 		where = "the " + env + " environment variable"
@@ -60,8 +60,7 @@ func exactValueError(name, env string, sensitive bool, v string, fromEnv bool) *
 	if !sensitive {
 		shown = fmt.Sprintf(" (%q)", v)
 	}
-	return &settingError{"Invalid " + name, fmt.Sprintf("%s%s contains white space or control characters: a trailing newline, as a value read from a file or a CI secret often has? "+
-		"Remove them: the value is used exactly as given.", where, shown)}
+	return &settingError{"Invalid " + name, fmt.Sprintf("%s%s %s: the value is used exactly as given.", where, shown, mistake)}
 }
 
 func stringSetting(sp stringSpec) setting {
@@ -94,14 +93,19 @@ func stringSetting(sp stringSpec) setting {
 				return &settingError{sp.missing, fmt.Sprintf("The %s environment variable is set, but empty (a CI secret that was never defined expands to an empty value): give it a value, or set %s in the provider block. %s",
 					sp.env, sp.name, sp.missingDetail)}
 			}
+			if !v.IsNull() {
+				// access_token = "": set, to nothing.
+				return &settingError{sp.missing, fmt.Sprintf("%s is set in the provider block, but empty: give it a value, or remove the line to read the %s environment variable. %s",
+					sp.name, sp.env, sp.missingDetail)}
+			}
 			where := sp.name + " in the provider block"
 			if sp.env != "" {
 				where += " or the " + sp.env + " environment variable"
 			}
 			return &settingError{sp.missing, "Set " + where + ". " + sp.missingDetail}
 		}
-		if sp.exact && hasSpaceOrControl(str) {
-			return exactValueError(sp.name, sp.env, sp.sensitive, str, fromEnv)
+		if mistake := exactMistake(str, sp.sensitive); sp.exact && mistake != "" {
+			return exactValueError(sp.name, sp.env, sp.sensitive, str, mistake, fromEnv)
 		}
 		return sp.use(str, fromEnv, c)
 	}

@@ -176,7 +176,11 @@ func heldBy(held int, s int64) string {
 // an example a user would write.
 func parseTimeout(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil || d <= 0 || strings.TrimSpace(s) != s {
+	switch {
+	case err == nil && d <= 0 && strings.TrimSpace(s) == s:
+		// "0s" is a duration, and no time at all for a request or a wait.
+		return 0, fmt.Errorf("%q is no time at all: write a duration above zero, such as \"30s\", \"10m\" or \"1h\"", s)
+	case err != nil || d <= 0 || strings.TrimSpace(s) != s:
 		return 0, fmt.Errorf("%q is not a duration: write a positive number with a unit, such as \"30s\", \"10m\" or \"1h\" (units: ms, s, m, h)", s)
 	}
 	return d, nil

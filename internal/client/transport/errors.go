@@ -44,6 +44,28 @@ func (e *notAPageError) WordWith(name failure.Namer) string {
 
 func (e *notAPageError) Unwrap() error { return e.Err }
 
+// webPageRetries is how often a 2xx web page is asked again: enough for a
+// maintenance page that is gone in a moment, not the seconds of every retry
+// for a base URL that is a web site's.
+const webPageRetries = 2
+
+// webPageError is a 2xx answer that says it is a web page (text/html):
+// most often a base URL that names the service's web site, not its API.
+type webPageError struct {
+	Status int
+}
+
+func (e *webPageError) Error() string { return e.WordWith(failure.ConfigNames) }
+
+func (e *webPageError) WordWith(name failure.Namer) string {
+	return fmt.Sprintf("the answer (HTTP %d) is a web page (text/html), not the API's JSON: when it comes back on every plan, "+
+		"%s is the address of a web site rather than of the API, whose address is %s; a maintenance page goes away: plan again later",
+		e.Status, name(failure.SettingBaseURL), apiHost)
+}
+
+// apiHost is the service's API address, for the web page's advice.
+const apiHost = "https://app.joinitapi.com"
+
 // Final marks an error of Request.Accept that no retry can change: the
 // request fails at once with it.
 func Final(err error) error { return &finalError{err: err} }

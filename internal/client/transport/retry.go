@@ -35,6 +35,9 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 			isFinal(err):
 			return false, err
 		}
+		if _, ok := errors.AsType[*webPageError](err); ok {
+			return a.charge(min(t.cfg.MaxRetries, webPageRetries)), nil
+		}
 		return a.charge(t.cfg.MaxRetries), nil
 	}
 	if wait, ok := retryAfter(resp); ok && wait > t.cfg.MaxRetryWait {
@@ -50,6 +53,11 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 		return a.charge(t.cfg.MaxRetries), nil
 	}
 	return false, nil
+}
+
+// isWebPage says whether an answer calls itself a web page.
+func isWebPage(resp *http.Response) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Type"))), "text/html")
 }
 
 // unchargedFor is how long a request may be refused for the rate without

@@ -128,6 +128,9 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		}
 		size = len(b)
 		if err := r.Accept(b); err != nil {
+			if isWebPage(resp) {
+				return &webPageError{Status: resp.StatusCode}
+			}
 			return &notAPageError{Status: resp.StatusCode, Err: err}
 		}
 		return nil
