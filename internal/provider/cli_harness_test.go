@@ -43,6 +43,37 @@ func builtProviderDir(t *testing.T) string {
 	return built.dir
 }
 
+// gitHubProvider is the GitHub provider the GitHub team module's tests
+// mock: its version is tools/github-provider's, built from the Go module
+// proxy into .tools/ (ignored) once per test binary: about 30 s cold (the
+// download and build of its dependencies on 2 cores), 2 s after.
+var gitHubProvider struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func gitHubProviderDir(t *testing.T) string {
+	t.Helper()
+	gitHubProvider.once.Do(func() {
+		root, err := filepath.Abs("../..")
+		if err != nil {
+			gitHubProvider.err = err
+			return
+		}
+		gitHubProvider.dir = filepath.Join(root, ".tools", "github-provider")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(gitHubProvider.dir, "terraform-provider-github"), "github.com/integrations/terraform-provider-github/v6")
+		cmd.Dir = filepath.Join(root, "tools", "github-provider")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			gitHubProvider.err = fmt.Errorf("building the GitHub provider (tools/github-provider): %w\n%s", err, out)
+		}
+	})
+	if gitHubProvider.err != nil {
+		t.Fatal(gitHubProvider.err)
+	}
+	return gitHubProvider.dir
+}
+
 // removeBuiltProvider removes the build, for TestMain.
 func removeBuiltProvider() {
 	if built.dir != "" {
@@ -60,13 +91,24 @@ type cliTerraform struct {
 // newCLITerraform prepares dir for terraform; env is added to the test
 // process's environment (less what terraform-exec manages itself).
 func newCLITerraform(t *testing.T, dir string, env map[string]string) *cliTerraform {
+	return newCLITerraformWith(t, dir, env, nil)
+}
+
+// newCLITerraformWith is newCLITerraform with dev_overrides of other
+// providers too: their registry addresses and the directories of their
+// binaries.
+func newCLITerraformWith(t *testing.T, dir string, env, overrides map[string]string) *cliTerraform {
 	t.Helper()
 	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
 	if bin == "" {
 		t.Skip("no terraform: set TF_ACC_TERRAFORM_PATH or put terraform on PATH")
 	}
 	rc := filepath.Join(t.TempDir(), "dev.tfrc")
-	writeFile(t, rc, DevOverridesCLIConfig(builtProviderDir(t)))
+	config := DevOverridesCLIConfig(builtProviderDir(t))
+	for addr, binDir := range overrides {
+		config = strings.Replace(config, "dev_overrides {\n", fmt.Sprintf("dev_overrides {\n    %q = %q\n", addr, binDir), 1)
+	}
+	writeFile(t, rc, config)
 	tf, err := tfexec.NewTerraform(dir, bin)
 	if err != nil {
 		t.Fatal(err)

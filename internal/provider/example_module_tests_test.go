@@ -30,6 +30,9 @@ func TestAccExample_moduleTests(t *testing.T) {
 		{"testing/every-data-source", "tests", false},
 		{"modules/member-sync", "tests", false},
 		{"modules/member-sync", "sandbox-tests", true},
+		// mock_provider "github" on the real provider's schema (v6.13.0).
+		{"modules/github-team", "tests", false},
+		{"modules/github-team", "sandbox-tests", true},
 	} {
 		t.Run(c.example+"/"+c.tests, func(t *testing.T) {
 			t.Parallel()
@@ -51,7 +54,11 @@ func TestAccExample_moduleTests(t *testing.T) {
 				}
 			}
 			want := runBlocks(t, filepath.Join(dir, "tests"))
-			tf := newCLITerraform(t, dir, env)
+			var overrides map[string]string
+			if strings.HasPrefix(c.example, "modules/github-team") {
+				overrides = map[string]string{"registry.terraform.io/integrations/github": gitHubProviderDir(t)}
+			}
+			tf := newCLITerraformWith(t, dir, env, overrides)
 			var out bytes.Buffer
 			err := tf.Test(context.Background(), &out)
 			summary := testSummary(t, out.Bytes())

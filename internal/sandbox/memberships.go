@@ -227,10 +227,16 @@ func (g *generator) membership(r *rand.Rand, seq uint32, status int, dup *emailO
 	}
 	m.Profile = g.profile(r, first, last, t == 3)
 	for _, q := range r.Perm(len(questions))[:r.IntN(4)] {
+		var answer string
+		if questions[q].question == gitHubQuestion {
+			answer = gitHubSpellings[r.IntN(len(gitHubSpellings))](first, last)
+		} else {
+			answer = pick(r, questions[q].answers)
+		}
 		m.CustomAnswers = append(m.CustomAnswers, answerRec{
 			QuestionID: g.questionIDs[q],
 			Question:   questions[q].question,
-			Answer:     pick(r, questions[q].answers),
+			Answer:     answer,
 		})
 	}
 	return m

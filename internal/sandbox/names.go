@@ -1,5 +1,7 @@
 package sandbox
 
+import "strings"
+
 // Word lists for the generated data. They mix ASCII with accented, CJK and
 // emoji text and with characters JSON must escape (quotes, apostrophes,
 // newlines), because those are what break naive clients.
@@ -76,7 +78,24 @@ var questions = []questionDef{
 	{"How did you hear about us?", []string{"A friend told me 🎉", "Google", "Zoë's newsletter", "Instagram", "Flyer at the library"}},
 	{"T-shirt size", []string{"S", "M", "L", "XL"}},
 	{"Dietary requirements", []string{"None", "Vegetarian", "Vegan 🌱", "Halal", "Gluten-free", "Line one\nLine \"two\""}},
-	{"Preferred city", []string{"東京", "Montréal", "Zürich", "Kraków", "Springfield"}},
+	// Answers made from the member's name, by one of gitHubSpellings: one
+	// draw, as the pick of another question's answer.
+	{gitHubQuestion, nil},
+}
+
+// gitHubQuestion asks the member's GitHub username, as an organization that
+// syncs a GitHub team from memberships would (examples/modules/github-team).
+const gitHubQuestion = "GitHub username"
+
+// gitHubSpellings are how members answer it: a username as it is, with the
+// "@" of a mention, with capitals and a trailing space, not at all, and with
+// a space (which no username holds).
+var gitHubSpellings = []func(first, last person) string{
+	func(f, l person) string { return f.ascii + "-" + l.ascii },
+	func(f, l person) string { return "@" + f.ascii + l.ascii },
+	func(f, l person) string { return strings.ToUpper(f.ascii[:1]) + f.ascii[1:] + strings.ToUpper(l.ascii[:1]) + " " },
+	func(person, person) string { return "" },
+	func(f, l person) string { return f.ascii + " " + l.ascii },
 }
 
 var groupNames = []string{
