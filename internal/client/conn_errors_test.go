@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/pem"
+	"fmt"
 	"errors"
 	"net"
 	"net/http"
@@ -135,5 +136,48 @@ func TestCACertPEMTrustsAPrivateAuthority(t *testing.T) {
 	equalIDs(t, "groups", groupIDs(gs), rawIDs(t, sb.GroupsJSON()))
 	if _, err := New(Config{BaseURL: srv.URL, Token: testToken, CACertPEM: []byte("not a certificate")}); err == nil || !strings.Contains(err.Error(), "no PEM certificate") {
 		t.Fatalf("New with a CACertPEM that holds no certificate: %v", err)
+	}
+}
+
+// A server's words inside a Go error never reach the message: a malformed
+// Content-Length holding the token, \u-escaped (which no redaction looks
+// for), is said in the client's words.
+func TestGoErrorsAreSaidInOwnWords(t *testing.T) {
+	t.Parallel()
+	const token = "tok-Secret-0123456789abcdef"
+	var escaped strings.Builder
+	for _, r := range token {
+		fmt.Fprintf(&escaped, `\u%04X`, r)
+	}
+	for _, c := range []struct {
+		name, answer, want string
+	}{
+		{"a malformed Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: " + escaped.String() + "\r\n\r\n[]", "the answer is not valid HTTP"},
+		{"a malformed status line", "HTTP/1.1 2OO " + escaped.String() + "\r\n\r\n", "the answer is not valid HTTP"},
+		{"a body cut short", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{\"_id\":\"" + escaped.String(), "the JSON is truncated"},
+	} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				conn, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				_, _ = conn.Read(make([]byte, 4096))
+				_, _ = conn.Write([]byte(c.answer))
+				conn.Close()
+			}
+		}()
+		cl := newClient(t, Config{BaseURL: "http://" + ln.Addr().String(), Token: token, MaxRetries: 1})
+		_, err = cl.Groups(context.Background(), ListOptions{})
+		requirePageError(t, err, "groups", 1)
+		msg := err.Error()
+		if !strings.HasSuffix(msg, c.want) || strings.Contains(msg, `\u`) || strings.Contains(msg, `\\u`) || strings.Contains(strings.ToLower(msg), strings.ToLower(escaped.String()[:12])) {
+			t.Errorf("%s: %q, want it to end %q and quote nothing the server sent", c.name, msg, c.want)
+		}
 	}
 }

@@ -1,10 +1,14 @@
 package transport
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
+	"syscall"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
@@ -116,9 +120,41 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 	}
 	if what := connectionProblem(err); what != "" {
 		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: err}
+	} else {
+		err = inOwnWords(err)
 	}
 	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
 }
+
+// inOwnWords replaces an error of Go's HTTP client, whose text can quote
+// what the server sent (`bad Content-Length "…"`, a malformed header), with
+// words of this package; the error stays in the chain for errors.Is. The
+// errors of this package and of Request.Accept keep their own words.
+func inOwnWords(err error) error {
+	var worded failure.Worded
+	var tooLarge *bodyTooLargeError
+	var timeout net.Error
+	switch {
+	case errors.As(err, &worded), errors.As(err, &tooLarge), errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled):
+		return err
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return &goError{what: "the connection closed before the answer was complete", err: err}
+	case errors.Is(err, syscall.ECONNRESET):
+		return &goError{what: "the server reset the connection", err: err}
+	case errors.As(err, &timeout) && timeout.Timeout():
+		return &goError{what: "the connection timed out", err: err}
+	}
+	return &goError{what: "the answer is not valid HTTP", err: err}
+}
+
+// goError is an error of Go's HTTP client said in this package's words.
+type goError struct {
+	what string
+	err  error
+}
+
+func (e *goError) Error() string { return e.what }
+func (e *goError) Unwrap() error { return e.err }
 
 // shownURL is u as scheme://host/path for errors and logs (the path fixes
 // a wrong endpoint_paths), redacted: a redirect chose it.
