@@ -3,8 +3,8 @@ package client
 import (
 	"context"
 	"encoding/pem"
-	"fmt"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"

@@ -93,7 +93,9 @@ const gitHubQuestion = "GitHub username"
 var gitHubSpellings = []func(first, last person) string{
 	func(f, l person) string { return f.ascii + "-" + l.ascii },
 	func(f, l person) string { return "@" + f.ascii + l.ascii },
-	func(f, l person) string { return strings.ToUpper(f.ascii[:1]) + f.ascii[1:] + strings.ToUpper(l.ascii[:1]) + " " },
+	func(f, l person) string {
+		return strings.ToUpper(f.ascii[:1]) + f.ascii[1:] + strings.ToUpper(l.ascii[:1]) + " "
+	},
 	func(person, person) string { return "" },
 	func(f, l person) string { return f.ascii + " " + l.ascii },
 }
