@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -240,5 +241,54 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 	// each read.
 	if p, o := sb.Requests("payments"), sb.Requests("org_metrics"); p != 3 || o != 8 {
 		t.Fatalf("payments %d requests (want 3, kept), org metrics %d (want 8, 12 results not kept)", p, o)
+	}
+}
+
+// The shared read goes on while any caller waits for it, and is cancelled
+// when the last one leaves: a plan interrupted during a read stops it. No
+// sleep orders the callers: the test waits on the cache's own count.
+func TestSharedReadIsCancelledWhenItsLastWaiterLeaves(t *testing.T) {
+	t.Parallel()
+	c := newCache(defaultRetainUpTo)
+	started, readEnded := make(chan struct{}), make(chan error, 1)
+	read := func(ctx context.Context) (int, error) {
+		close(started)
+		<-ctx.Done()
+		readEnded <- ctx.Err()
+		return 0, ctx.Err()
+	}
+	one := func(int) int { return 1 }
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	errs := make(chan error, 2)
+	go func() { _, err := get(ctx1, c, "k", read, one); errs <- err }()
+	<-started
+	go func() { _, err := get(ctx2, c, "k", read, one); errs <- err }()
+	waiters := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if f := c.flights["k"]; f != nil {
+			return f.waiters
+		}
+		return -1
+	}
+	for waiters() != 2 {
+		runtime.Gosched()
+	}
+
+	cancel1()
+	if err := <-errs; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the first caller to leave: %v, want context.Canceled", err)
+	}
+	if n := waiters(); n != 1 {
+		t.Fatalf("after one of two callers left, the read has %d waiters (-1: it was cancelled), want 1", n)
+	}
+	cancel2()
+	if err := <-errs; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the last caller to leave: %v, want context.Canceled", err)
+	}
+	if err := <-readEnded; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the shared read ended with %v, want it cancelled", err)
 	}
 }
