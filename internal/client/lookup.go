@@ -18,7 +18,8 @@ type MembershipKey int
 const (
 	// ByID matches the membership's _id exactly.
 	ByID MembershipKey = iota
-	// ByEmail matches its e-mail without regard to case, as mail does.
+	// ByEmail matches its e-mail without regard to case, as mail does, or
+	// to white space around it.
 	ByEmail
 	// ByExternalID matches its external_id exactly.
 	ByExternalID
@@ -110,7 +111,7 @@ func keyValue(m *Membership, key MembershipKey) *string {
 // normalized is a value as the index compares it.
 func normalized(key MembershipKey, v string) string {
 	if key == ByEmail {
-		return strings.ToLower(v)
+		return strings.ToLower(strings.TrimSpace(v)) // as typed at sign-up, or pasted
 	}
 	return v
 }

@@ -37,6 +37,8 @@ func TestLookupMembershipByEachKey(t *testing.T) {
 		{ByEmail, "ANA@example.com", []string{"m1", "m3"}},
 		{ByEmail, "bo@example.com", []string{"m4"}},
 		{ByEmail, "bo@example.co", nil},
+		{ByEmail, " Bo@Example.com\t", []string{"m4"}}, // pasted with spaces around it
+		{ByExternalID, " X-4", nil},                     // an external id is compared exactly
 		{ByEmail, "nobody@example.com", []string{""}}, // a record without id is found all the same
 		{ByExternalID, "X-4", []string{"m4"}},
 		{ByExternalID, "x-4", nil},
@@ -51,7 +53,7 @@ func TestLookupMembershipByEachKey(t *testing.T) {
 		equalIDs(t, fmt.Sprintf("%v %q", tc.key, tc.value), membershipIDs(got.Matches), tc.want)
 	}
 	if n, want := api.count(), expectedRequests(len(lookupRecords), 1000); n != want {
-		t.Errorf("%d requests for eight lookups of one query, want the %d of one read", n, want)
+		t.Errorf("%d requests for ten lookups of one query, want the %d of one read", n, want)
 	}
 	if _, err := c.LookupMembership(context.Background(), MembershipQuery{}, MembershipKey(7), "x"); err == nil {
 		t.Error("a lookup by an unknown key succeeded")

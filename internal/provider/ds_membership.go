@@ -52,7 +52,7 @@ var membershipDef = registerDataSource(dataSource[membershipState]{
 	attrs: []attr{
 		strArg("id", "The membership's identifier (the API's `_id`), compared exactly. Set exactly one of `id`, `email` and `external_id`.",
 			lookupKeys[0].of, stringvalidator.LengthAtLeast(1)),
-		strArg("email", "The member's e-mail address, compared without regard to case: the API keeps an address as it was typed, "+
+		strArg("email", "The member's e-mail address, compared without regard to case or white space around it: the API keeps an address as it was typed, "+
 			"so `Ana@Example.com` typed at sign-up matches `ana@example.com` from an identity provider. "+
 			"An e-mail is not a unique key: one person can hold several memberships, and a lookup that matches more than one fails, "+
 			"listing their ids and statuses; narrow it with `status`, or look up by `id`.",
@@ -78,7 +78,7 @@ var membershipDef = registerDataSource(dataSource[membershipState]{
 func checkLookupKey(s *membershipState) error {
 	for _, k := range lookupKeys {
 		if v := *k.of(s); v != nil {
-			if mistake := pastedMistake(*v, false); mistake != "" {
+			if mistake := keyMistake(*v); mistake != "" {
 				return &argError{attr: k.attr, msg: fmt.Sprintf("%s = %q %s: a lookup compares the value as given", k.attr, *v, mistake)}
 			}
 		}
@@ -144,7 +144,7 @@ type lookupQuestion struct {
 func (q lookupQuestion) asked() string {
 	how := ""
 	if q.attr == "email" {
-		how = " (compared without regard to case)"
+		how = " (compared without regard to case or white space around it)"
 	}
 	among := "of every status"
 	if q.status != nil {

@@ -149,7 +149,7 @@ func TestAccMembership_missing(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      providerBlock(url) + `data "joinit_membership" "x" { email = "nobody@example.invalid" }`,
-				ExpectError: wordsMatch("No membership found", `email = "nobody@example.invalid" (compared without regard to case) among the 60 memberships read of every status.`, "allow_missing = true"),
+				ExpectError: wordsMatch("No membership found", `email = "nobody@example.invalid" (compared without regard to case or white space around it) among the 60 memberships read of every status.`, "allow_missing = true"),
 			},
 			{
 				Config: providerBlock(url) + `data "joinit_membership" "x" {

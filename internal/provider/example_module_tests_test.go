@@ -56,7 +56,8 @@ func TestAccExample_moduleTests(t *testing.T) {
 			want := runBlocks(t, filepath.Join(dir, "tests"))
 			var overrides map[string]string
 			if strings.HasPrefix(c.example, "modules/github-team") {
-				overrides = map[string]string{"registry.terraform.io/integrations/github": gitHubProviderDir(t)}
+				ghDir := gitHubProviderDir(t)
+				overrides = map[string]string{"registry.terraform.io/integrations/github": ghDir, "registry.opentofu.org/integrations/github": ghDir}
 			}
 			tf := newCLITerraformWith(t, dir, env, overrides)
 			var out bytes.Buffer

@@ -29,6 +29,18 @@ type recordFields struct {
 	json map[string]string
 }
 
+// containers are the names of the attributes that hold others (objects,
+// lists of objects): a nested name in `fields` is inside one of them.
+func (r recordFields) containers() []string {
+	var out []string
+	for _, a := range r.attrs {
+		if len(a.children) > 0 {
+			out = append(out, a.name)
+		}
+	}
+	return out
+}
+
 func (r recordFields) names() []string {
 	out := make([]string, len(r.attrs))
 	for i, a := range r.attrs {
@@ -61,7 +73,7 @@ func fieldsArg[S any](r recordFields, field func(*S) *chosenFields) attr {
 		},
 		listvalidator.SizeAtLeast(1),
 		listvalidator.UniqueValues(),
-		listvalidator.ValueStringsAre(attributeName{what: what, names: names}),
+		listvalidator.ValueStringsAre(attributeName{what: what, names: names, containers: r.containers()}),
 		fieldsNeedRecords{},
 	)
 }
@@ -99,7 +111,7 @@ func (r recordFields) choose(fields []*string, set bool) ([]attr, error) {
 	for _, f := range fields {
 		a, ok := byName[*f]
 		if !ok {
-			return nil, &argError{"fields", unknownAttributeMessage(r.what, *f, r.names())}
+			return nil, &argError{"fields", unknownAttributeMessage(r.what, *f, r.names(), r.containers())}
 		}
 		if seen[*f] {
 			return nil, &argError{"fields", fmt.Sprintf("%q is named twice", *f)}
@@ -165,19 +177,20 @@ const errFieldsWithoutRecords = "fields chooses attributes of the records, and i
 // unknownAttributeMessage refuses a name in `fields`, with the names it was
 // likely a typo of, and every valid one. The validator and the read say
 // the same.
-func unknownAttributeMessage(what, name string, valid []string) string {
-	if parent, child, ok := strings.Cut(name, "."); ok && slices.Contains(valid, parent) {
-		// profile.first_name: a nested attribute is not chosen on its own.
-		return fmt.Sprintf("%q is inside %q: an object attribute comes whole, so choose %q and read its %s (records[*].%s.%s).",
-			name, parent, parent, child, parent, child)
+func unknownAttributeMessage(what, name string, valid, containers []string) string {
+	if parent, child, ok := strings.Cut(name, "."); ok && slices.Contains(containers, parent) {
+		// profile.first_name: what an attribute holds is not chosen on its own.
+		return fmt.Sprintf("%q is inside %q: fields chooses whole attributes, so choose %q, and its %s comes with it.",
+			name, parent, parent, child)
 	}
 	return fmt.Sprintf("%q is not an attribute of a %s.%s Valid names: %s.", name, what, didYouMean(name, valid), strings.Join(valid, ", "))
 }
 
 // attributeName is the validator of each name in `fields`.
 type attributeName struct {
-	what  string
-	names []string
+	what       string
+	names      []string
+	containers []string // the names that hold others (containers)
 }
 
 func (v attributeName) Description(context.Context) string {
@@ -194,5 +207,5 @@ func (v attributeName) ValidateString(_ context.Context, req validator.StringReq
 	if slices.Contains(v.names, name) {
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid fields", unknownAttributeMessage(v.what, name, v.names))
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid fields", unknownAttributeMessage(v.what, name, v.names, v.containers))
 }

@@ -16,7 +16,19 @@ func pastedMistake(v string, token bool) string {
 	case strings.ContainsAny(v, "\r\n"):
 		return "contains a newline: a trailing newline, as a value read from a file or a CI secret often has? Remove it"
 	case t != v:
-		return "has white space around it: remove it"
+		return surroundingSpace
+	}
+	return ""
+}
+
+const surroundingSpace = "has white space around it: remove it"
+
+// keyMistake is pastedMistake for a lookup's key: quotes or a newline are
+// never part of one; white space around one may be (an external id as
+// stored), and an e-mail is compared without it.
+func keyMistake(v string) string {
+	if m := pastedMistake(v, false); m != surroundingSpace {
+		return m
 	}
 	return ""
 }

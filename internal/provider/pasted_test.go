@@ -77,12 +77,17 @@ data "joinit_groups" "g" {}
 			ExpectError: regexp.MustCompile(`(?s)Missing access token.*access_token\s+is\s+set\s+in\s+the\s+provider\s+block,\s+but\s+empty`)},
 		{Config: strings.Replace(providerBlock(url), `base_url     = "`+url+`"`, `base_url     = "`+url+`\n"`, 1) + `data "joinit_groups" "g" {}`,
 			ExpectError: regexp.MustCompile(`(?s)Invalid base_url.*the\s+base\s+URL\s+contains\s+a\s+newline:\s+a\s+trailing\s+newline`)},
-		{Config: providerBlock(url) + `data "joinit_membership" "m" { email = " ada@example.org " }`,
-			ExpectError: regexp.MustCompile(`(?s)Invalid email.*email\s+=\s+"\s+ada@example\.org\s+"\s+has\s+white\s+space\s+around\s+it`)},
+		{Config: providerBlock(url) + `data "joinit_membership" "m" { email = "\"ada@example.org\"" }`,
+			ExpectError: regexp.MustCompile(`(?s)Invalid email.*email\s+=\s+"\\"ada@example\.org\\""\s+is\s+in\s+quotes`)},
 		{Config: strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  request_timeout = \"0s\"", 1) + `data "joinit_groups" "g" {}`,
 			ExpectError: regexp.MustCompile(`(?s)"0s"\s+is\s+no\s+time\s+at\s+all`)},
 		{Config: providerBlock(url) + `data "joinit_memberships" "m" { fields = ["profile.first_name"] }`,
-			ExpectError: regexp.MustCompile(`(?s)"profile\.first_name"\s+is\s+inside\s+"profile":\s+an\s+object\s+attribute\s+comes\s+whole,\s+so\s+choose\s+"profile"`)},
+			ExpectError: regexp.MustCompile(`(?s)"profile\.first_name"\s+is\s+inside\s+"profile":\s+fields\s+chooses\s+whole\s+attributes,\s+so\s+choose\s+"profile",\s+and\s+its\s+first_name\s+comes\s+with\s+it`)},
+		{Config: providerBlock(url) + `data "joinit_payments" "p" { fields = ["lines.amount"] }`,
+			ExpectError: regexp.MustCompile(`(?s)"lines\.amount"\s+is\s+inside\s+"lines"`)},
+		// A dot after an attribute that holds nothing is only a wrong name.
+		{Config: providerBlock(url) + `data "joinit_memberships" "m" { fields = ["email.domain"] }`,
+			ExpectError: regexp.MustCompile(`(?s)"email\.domain"\s+is\s+not\s+an\s+attribute\s+of\s+a\s+membership`)},
 	}
 	for i, step := range steps {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {

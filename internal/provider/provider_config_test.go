@@ -264,7 +264,7 @@ func TestAccProvider_garbageFromAPI(t *testing.T) {
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + `data "joinit_memberships" "m" {}`,
-			ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*memberships page 2.*is\s+a\s+web\s+page\s+\(text/html\),\s+not\s+the\s+API's\s+JSON.*base_url.*is\s+the\s+address\s+of\s+a\s+web\s+site`),
+			ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*memberships page 2.*is\s+a\s+web\s+page\s+\(text/html\),\s+not\s+the\s+API's\s+JSON.*check\s+that\s+base_url.*names\s+the\s+API`),
 		}},
 	})
 }

@@ -22,6 +22,9 @@ data "joinit_memberships" "team" {
 
 data "github_team" "this" {
   slug = var.team_slug
+  # The team's own members: those of its child teams are not
+  # github_team_members' to keep or remove.
+  membership_type = "immediate"
 }
 
 locals {
@@ -54,7 +57,9 @@ resource "github_team_members" "this" {
     for_each = local.desired
     content {
       username = members.value
-      role     = var.role
+      # Organization owners are reported as maintainers: name them, and the
+      # team's maintainers, in maintainers, or the apply makes them members.
+      role = contains(var.maintainers, members.value) ? "maintainer" : "member"
     }
   }
 

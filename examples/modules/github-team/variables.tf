@@ -21,10 +21,10 @@ variable "membership_names" {
   default     = null
 }
 
-variable "role" {
-  description = "The team role of every member it adds: member or maintainer."
-  type        = string
-  default     = "member"
+variable "maintainers" {
+  description = "Usernames (lower-case) that keep the maintainer role: the team's maintainers, and the organization's owners, whom GitHub reports as maintainers. Every other member is a member."
+  type        = set(string)
+  default     = []
 }
 
 variable "min_members" {
@@ -39,7 +39,7 @@ variable "min_members" {
 }
 
 variable "max_removals" {
-  description = "Most current team members one plan may remove: a whole number (0, 1, 25), or a fraction of the current members below 1 (0.1 is a tenth, rounded down). More stops the plan."
+  description = "Most current team members one plan may remove: a whole number (0, 1, 25), or a fraction of the current members below 1 (0.1 is a tenth, rounded down: no removal at all from a team of fewer than 10). More stops the plan."
   type        = number
   default     = 0.1
 

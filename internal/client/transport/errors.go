@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
@@ -48,9 +49,10 @@ func (e *notAPageError) WordWith(name failure.Namer) string {
 
 func (e *notAPageError) Unwrap() error { return e.Err }
 
-// webPageRetries is how often a 2xx web page is asked again: enough for a
-// maintenance page that is gone in a moment, not the seconds of every retry
-// for a base URL that is a web site's.
+// webPageRetries is how often page 1 answered with a 2xx web page is asked
+// again: enough for a maintenance page that is gone in a moment, not the
+// seconds of every retry for a base URL that names a web site. A web page
+// past page 1 (the base URL served page 1) is retried as any 5xx.
 const webPageRetries = 2
 
 // webPageError is a 2xx answer that says it is a web page (text/html):
@@ -63,12 +65,9 @@ func (e *webPageError) Error() string { return e.WordWith(failure.ConfigNames) }
 
 func (e *webPageError) WordWith(name failure.Namer) string {
 	return fmt.Sprintf("the answer (HTTP %d) is a web page (text/html), not the API's JSON: when it comes back on every plan, "+
-		"%s is the address of a web site rather than of the API, whose address is %s; a maintenance page goes away: plan again later",
-		e.Status, name(failure.SettingBaseURL), apiHost)
+		"check that %s names the API (unset, it is %s) and not a web site; a maintenance page goes away: plan again later",
+		e.Status, name(failure.SettingBaseURL), apispec.DefaultBaseURL)
 }
-
-// apiHost is the service's API address, for the web page's advice.
-const apiHost = "https://app.joinitapi.com"
 
 // Final marks an error of Request.Accept that no retry can change: the
 // request fails at once with it.

@@ -35,7 +35,8 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 			isFinal(err):
 			return false, err
 		}
-		if _, ok := errors.AsType[*webPageError](err); ok {
+		if _, ok := errors.AsType[*webPageError](err); ok && a.page == 1 {
+			// Page 1 a web page: most often a base URL of a web site.
 			return a.charge(min(t.cfg.MaxRetries, webPageRetries)), nil
 		}
 		return a.charge(t.cfg.MaxRetries), nil

@@ -1,6 +1,6 @@
-# Offline: both providers are mocked, with their real schemas (the GitHub
-# provider's is checked in the provider's repository against v6.13.0), so
-# no API, no token and no GitHub organization are needed.
+# Offline: both providers are mocked, on their real schemas (this
+# repository's make test installs the GitHub provider v6.13.0 for it), so no
+# API, no token and no GitHub organization are needed.
 
 mock_provider "joinit" {}
 mock_provider "github" {}
@@ -8,6 +8,7 @@ mock_provider "github" {}
 variables {
   team_slug    = "members"
   max_removals = 1
+  maintainers  = ["grace-h"]
 }
 
 # The team now, for every run: one member Join It still has (spelled
@@ -48,8 +49,8 @@ run "answers_become_usernames" {
     error_message = "members_without_username is ${jsonencode(output.members_without_username)}: want the empty, invalid and missing answers"
   }
   assert {
-    condition     = toset([for m in github_team_members.this.members : m.username]) == toset(["ada-l", "grace-h"]) && github_team_members.this.team_slug == "members"
-    error_message = "the team's members block is ${jsonencode(github_team_members.this.members)}"
+    condition     = { for m in github_team_members.this.members : m.username => m.role } == { "ada-l" = "member", "grace-h" = "maintainer" } && github_team_members.this.team_slug == "members"
+    error_message = "the team's members block is ${jsonencode(github_team_members.this.members)}: want ada-l a member and grace-h, a maintainer, kept one"
   }
 }
 
@@ -98,4 +99,20 @@ run "another_organization_stops_the_plan" {
   }
 
   expect_failures = [data.joinit_memberships.team]
+}
+
+run "a_fraction_rounds_down" {
+  command = plan
+
+  # A tenth of the team's two members is no removal at all.
+  variables {
+    max_removals = 0.1
+  }
+
+  override_data {
+    target = data.joinit_memberships.team
+    values = { records = [{ id = "m1", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "grace-h" }] }] }
+  }
+
+  expect_failures = [github_team_members.this]
 }
