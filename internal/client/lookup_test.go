@@ -38,8 +38,8 @@ func TestLookupMembershipByEachKey(t *testing.T) {
 		{ByEmail, "bo@example.com", []string{"m4"}},
 		{ByEmail, "bo@example.co", nil},
 		{ByEmail, " Bo@Example.com\t", []string{"m4"}}, // pasted with spaces around it
-		{ByExternalID, " X-4", nil},                     // an external id is compared exactly
-		{ByEmail, "nobody@example.com", []string{""}}, // a record without id is found all the same
+		{ByExternalID, " X-4", nil},                    // an external id is compared exactly
+		{ByEmail, "nobody@example.com", []string{""}},  // a record without id is found all the same
 		{ByExternalID, "X-4", []string{"m4"}},
 		{ByExternalID, "x-4", nil},
 	} {
