@@ -18,8 +18,8 @@ import (
 // bareRead asks a sandbox what the paging rules ask of a read of pages 1
 // to last (the empty one) in pages of size, conc in flight, with nothing
 // of the client: page 1 alone; pages 2 to last, each as soon as a place
-// frees; then page last at another size, then page 1 again (the end's
-// other question, then the closing check). Each answer's body is read and
+// frees; then page last at another size beside page 1 again (the end's
+// other question and the closing check). Each answer's body is read and
 // dropped: no decoding, no paging rules, no Terraform, no page sent past
 // the end. Its span in the sandbox's log is what this machine's loopback,
 // timers and sandbox add to the rules' floor (rulesFloor): no client of
@@ -65,10 +65,9 @@ func bareRead(ctx context.Context, baseURL string, last, size, conc int) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	if err := get(last, size-1); err != nil {
-		return err
-	}
-	return get(1, size)
+	g.Go(func() error { return get(last, size-1) })
+	g.Go(func() error { return get(1, size) })
+	return g.Wait()
 }
 
 // bareRequests is how many requests bareRead asks of a read whose empty

@@ -91,7 +91,7 @@ func jitterTable(out io.Writer) error {
 // no decoding, no transfer, no gap between an answer and the next request.
 // The paging rules give it its shape (DESIGN.md, "Paging rules"): page 1
 // alone, then pages 2 to last, each to the first of conc places to free,
-// then the end's other question (page last at another size), then the
+// then the end's other question (page last at another size) beside the
 // closing check (page 1 asked again). Against the ideal it is what the
 // rules cost at those draws; against the time served, the client's own
 // cost. An error says the log does not hold that read.
@@ -132,7 +132,7 @@ func rulesFloor(log []sandbox.RequestRecord, last, size, conc int) (time.Duratio
 		free := slices.Index(places, slices.Min(places))
 		places[free] += first[p]
 	}
-	return slices.Max(places) + *other + *closing, nil
+	return slices.Max(places) + max(*closing, *other), nil
 }
 
 // minOr is the smaller of best and d, or d when there is no best yet.

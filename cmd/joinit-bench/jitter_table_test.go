@@ -30,10 +30,10 @@ func TestRulesFloorInLockstep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// page 1; pages 2-21 in five rounds of four; the other question (40
-	// ms), then the closing check (60 ms).
-	if got != 400*ms {
-		t.Errorf("floor %v, want 400ms (six rounds of 50 ms, then 40 and 60 ms)", got)
+	// page 1; pages 2-21 in five rounds of four; the confirmation, as long
+	// as the longer of the other question and the closing check.
+	if got != 360*ms {
+		t.Errorf("floor %v, want 360ms (seven rounds, the last of 60 ms)", got)
 	}
 }
 
@@ -55,9 +55,9 @@ func TestRulesFloorGivesEachPageTheFirstPlaceToFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Both places from 10: page 2 to 40, page 3 to 20, page 4 to 30, page
-	// 5 to 55; then the other question (20), then the closing check (15).
-	if got != 90*ms {
-		t.Errorf("floor %v, want 90ms", got)
+	// 5 to 55; then the other question (20) beside the closing check (15).
+	if got != 75*ms {
+		t.Errorf("floor %v, want 75ms", got)
 	}
 }
 

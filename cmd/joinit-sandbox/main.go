@@ -180,6 +180,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&f.IgnorePage, "ignore-page", false, "fault: ignore the page parameter and always serve page 1 (a client must not loop forever)")
 	fs.IntVar(&f.InsertAfterPage, "insert-after-page", 0, "fault: once this `page` has been served, insert -insert-count records at the front of that list (0: off)")
 	fs.IntVar(&f.InsertCount, "insert-count", 0, "fault: how many records -insert-after-page inserts")
+	fs.IntVar(&f.RemoveAfterPage, "remove-after-page", 0, "fault: once this `page` has been served, remove -remove-count records from the front of that list (0: off)")
+	fs.IntVar(&f.RemoveCount, "remove-count", 0, "fault: how many records -remove-after-page removes")
 	fs.StringVar(&o.OAuth.ClientID, "oauth-client-id", "", "OAuth: serve the authorization-code flow for this client `id` (needs -oauth-client-secret)")
 	fs.StringVar(&o.OAuth.ClientSecret, "oauth-client-secret", "", "OAuth: the client `secret` the token endpoints expect (a sandbox value, never a real one)")
 	fs.BoolVar(&o.OAuth.LegacyTokenPathOnly, "oauth-legacy-path-only", false, "OAuth: serve the token endpoint only at /oauth/token (/oauth2/token answers 404)")

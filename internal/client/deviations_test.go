@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -277,5 +278,43 @@ func TestServerPlacesPagesByAskedCount(t *testing.T) {
 			t.Fatalf("concurrency %d: %v", conc, err)
 		}
 		equalIDs(t, "memberships", membershipIDs(ms), ids)
+	}
+}
+
+// Records deleted from page 1 while later pages are read shift every page
+// after. With pages in flight, the read starts again, one page at a time,
+// and returns the list as it is now: a page answered after the removal
+// repeats records (a record on two pages), or page 1 asked again at the end
+// holds other records (the closing check). Read one page at a time, the
+// removal is not detected: the records that moved from page 4 onto page 3,
+// which existed throughout, are never seen (DESIGN.md, "Data that changes
+// during a read"; docs/index.md, "What a Read Promises").
+func TestRecordsRemovedFromPageOneDuringARead(t *testing.T) {
+	t.Parallel()
+	for _, nc := range []int{4, 1} {
+		sb, base := startSandbox(t, sandbox.Options{Memberships: 95, Faults: sandbox.Faults{RemoveAfterPage: 3, RemoveCount: 2}})
+		before := rawIDs(t, sb.MembershipsJSON(nil))
+		log := &recordingLogger{}
+		c := newClient(t, Config{BaseURL: base, MaxConcurrency: nc, Logger: log})
+		ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := rawIDs(t, sb.MembershipsJSON(nil))
+		if len(after) != 93 {
+			t.Fatalf("the sandbox did not remove: %d memberships", len(after))
+		}
+		got := membershipIDs(ms)
+		if nc > 1 {
+			equalIDs(t, "a concurrent read after a removal from page 1", got, after)
+			if len(log.find("reading again from page 1")) == 0 {
+				t.Errorf("the read was not started again: %v", log.all())
+			}
+			continue
+		}
+		// Pages 1-3 before the removal, the rest after: records 30 and 31
+		// moved onto page 3, already read.
+		want := append(slices.Clone(before[:30]), before[32:]...)
+		equalIDs(t, "a one-page-at-a-time read with a removal from page 1", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -124,6 +125,19 @@ func (d *dataset) insertFront(ep, n int) {
 	d.lists[ep] = append(insert(d, r, seq, n), d.lists[ep]...)
 	if ep == epMemberships {
 		d.indexStatuses() // insert put the new statuses in front
+	}
+}
+
+// removeFront deletes the first n records of an endpoint's list, as if
+// they were deleted while a client was paging (new slices, as insertFront).
+func (d *dataset) removeFront(ep, n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n = min(n, len(d.lists[ep]))
+	d.lists[ep] = slices.Clone(d.lists[ep][n:])
+	if ep == epMemberships {
+		d.statuses = slices.Clone(d.statuses[n:])
+		d.indexStatuses()
 	}
 }
 

@@ -50,6 +50,8 @@ type Faults struct {
 	IgnorePage        bool          // the page parameter is ignored: page 1 is always served (metadata echoes page 1)
 	InsertAfterPage   int           // after this page is first served, InsertCount records are inserted at the FRONT of that endpoint's list
 	InsertCount       int
+	RemoveAfterPage   int // after this page is first served, RemoveCount records are removed from the FRONT of that endpoint's list
+	RemoveCount       int
 	OnlyPages         []int
 
 	// RateLimit, when above 0, is a token bucket shared by every request
@@ -103,6 +105,7 @@ type faultState struct {
 	f          Faults
 	attempts   map[attemptKey]int
 	inserted   [numEndpoints]bool
+	removed    [numEndpoints]bool
 	outOfOrder [numEndpoints]bool      // the out-of-order insert has been claimed
 	served     map[attemptKey]struct{} // pages answered with 200 since SetFaults
 	// chaosAttempts counts attempts per request (endpoint and query), for
@@ -130,6 +133,7 @@ func (fs *faultState) set(f Faults) {
 	fs.f = f
 	fs.attempts = make(map[attemptKey]int)
 	fs.inserted = [numEndpoints]bool{}
+	fs.removed = [numEndpoints]bool{}
 	fs.outOfOrder = [numEndpoints]bool{}
 	fs.served = make(map[attemptKey]struct{})
 	fs.chaosAttempts = make(map[string]int)
@@ -220,6 +224,19 @@ func (fs *faultState) attempt(ep, page int) (action, Faults) {
 
 // shouldInsert reports, exactly once per endpoint (until the next SetFaults),
 // that the insert fault fires now that page has been served.
+// shouldRemove is shouldInsert for RemoveAfterPage: records deleted from
+// the front of a list while a client reads it.
+func (fs *faultState) shouldRemove(ep, page int) (int, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.f
+	if f.RemoveAfterPage <= 0 || f.RemoveCount <= 0 || page != f.RemoveAfterPage || ep == epOrgMetrics || fs.removed[ep] {
+		return 0, false
+	}
+	fs.removed[ep] = true
+	return f.RemoveCount, true
+}
+
 func (fs *faultState) shouldInsert(ep, page int) (int, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()

@@ -124,6 +124,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	if n, ok := s.flt.shouldInsert(ep, pq.page); ok {
 		s.data.insertFront(ep, n)
 	}
+	if n, ok := s.flt.shouldRemove(ep, pq.page); ok {
+		s.data.removeFront(ep, n)
+	}
 	if requested == f.TruncatedPage {
 		body = body[:len(body)/2]
 	}

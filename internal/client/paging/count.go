@@ -75,6 +75,9 @@ type countReader[T any, PT interface {
 	// prevConfirmed: the page before was asked twice, with answers that
 	// agree. An empty page after a short page so confirmed is the end.
 	prevConfirmed bool
+	// front is the closing check of page 1, asked beside the end's
+	// question (withClosingCheck); nil when records came after it.
+	front *pageOneCheck[T]
 	// prevPrints fingerprint the records of the last page handed over:
 	// what an other question must repeat before an end at the next page.
 	prevPrints []uint64
@@ -163,11 +166,15 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 		// page says: nothing here.
 		p = decodedPage[T]{question: r.question(page), said: noRecords}
 	}
+	first := p.said
 	p, confirmed, err := r.believe(page, p)
 	if err != nil {
 		return pagePlan{}, err
 	}
 	n := len(p.records)
+	if f := r.front; f != nil && (p.said.digest != first.digest || (n > 0 && page > f.at)) {
+		r.front = nil // records served after it: it is asked again at the end
+	}
 	if n == 0 {
 		return pagePlan{done: true}, nil
 	}
@@ -197,11 +204,15 @@ func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decod
 	if !r.endsHere(page, len(p.records)) {
 		return r.askAgainIf(false, page, p)
 	}
-	if c, ok := r.claimAt(page, len(p.records)); ok {
-		c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
-		return r.confirmEnd(page, p, c, 0)
-	}
-	return r.askAgainIf(true, page, p)
+	r.withClosingCheck(page, func() {
+		if c, ok := r.claimAt(page, len(p.records)); ok {
+			c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
+			believed, confirmed, err = r.confirmEnd(page, p, c, 0)
+			return
+		}
+		believed, confirmed, err = r.askAgainIf(true, page, p)
+	})
+	return believed, confirmed, err
 }
 
 // askAgainIf is confirmOrAskAgain of page's answer p.

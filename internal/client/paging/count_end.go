@@ -1,14 +1,49 @@
 package paging
 
-import "github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+import (
+	"golang.org/x/sync/errgroup"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+)
 
 // checkPageOneUnchanged asks for page 1 again after a concurrent read:
 // records inserted or removed within page 1 while later pages were served
 // can leave a gap no page shows, and page 1 then holds other records than
 // it did (DESIGN.md, "Data that changes during a read").
 func (r *countReader[T, PT]) checkPageOneUnchanged() error {
+	if f := r.front; f != nil {
+		return r.firstPageAgain(f.p, f.err, "")
+	}
 	again, err := r.fetch(r.ctx, 1)
 	return r.firstPageAgain(again, err, "")
+}
+
+// pageOneCheck is page 1 asked again when the page at claimed the end.
+type pageOneCheck[T any] struct {
+	at  int
+	p   decodedPage[T]
+	err error
+}
+
+// withClosingCheck runs confirm, what the end claimed at page needs, and in
+// a concurrent read asks the closing check of page 1 beside it: every page
+// before the end has been served, which is all the check needs, and the two
+// share a round trip. The goroutine ends before this function returns; step
+// drops the check when records come after it.
+func (r *countReader[T, PT]) withClosingCheck(page int, confirm func()) {
+	if !r.concurrent || page < 2 || r.front != nil {
+		confirm()
+		return
+	}
+	var g errgroup.Group
+	f := &pageOneCheck[T]{at: page}
+	g.Go(func() error {
+		f.p, f.err = r.fetch(r.ctx, 1)
+		return nil
+	})
+	confirm()
+	_ = g.Wait()
+	r.front = f
 }
 
 // checkShortFirstPage runs when page 2 holds more records than page 1:
