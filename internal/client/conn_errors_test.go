@@ -64,7 +64,6 @@ func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
 	base := strings.Replace(srv.URL, "http://", "https://", 1)
 	// Retries allowed: none is made, since none could succeed.
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 5, RetryWaitMin: time.Second, RetryWaitMax: time.Second})
-	start := time.Now()
 	_, err := c.Groups(context.Background(), ListOptions{})
 	requirePageError(t, err, "groups", 1)
 	for _, want := range []string{"plain HTTP", "check Config.BaseURL, now " + base} {
@@ -72,8 +71,8 @@ func TestPlainHTTPServerAtHTTPSBaseURL(t *testing.T) {
 			t.Fatalf("message %q lacks %q", err, want)
 		}
 	}
-	if strings.Contains(err.Error(), "attempts") || time.Since(start) > 500*time.Millisecond {
-		t.Fatalf("an https base URL answered in plain HTTP was retried (%v): %v", time.Since(start), err)
+	if strings.Contains(err.Error(), "attempts") {
+		t.Fatalf("an https base URL answered in plain HTTP was retried: %v", err)
 	}
 }
 

