@@ -3,7 +3,6 @@ package failure
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -62,6 +61,15 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
+// The HTTP statuses APIError's message tells apart, as numbers: failure,
+// and paging which imports it, do not depend on net/http.
+const (
+	statusUnauthorized    = 401
+	statusForbidden       = 403
+	statusNotFound        = 404
+	statusTooManyRequests = 429
+)
+
 // APIError is a response the API answered with a non-success status.
 type APIError struct {
 	Endpoint string // endpoint name, e.g. "memberships"
@@ -80,7 +88,7 @@ func (e *APIError) Error() string { return e.WordWith(ConfigNames) }
 func (e *APIError) WordWith(name Namer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
-	if e.Status == http.StatusNotFound && e.URL != "" {
+	if e.Status == statusNotFound && e.URL != "" {
 		fmt.Fprintf(&b, " for %s", e.URL)
 		if e.AlsoURL != "" {
 			fmt.Fprintf(&b, " and for %s (the other path the API specification allows)", e.AlsoURL)
@@ -90,13 +98,13 @@ func (e *APIError) WordWith(name Namer) string {
 		fmt.Fprintf(&b, " after %d attempts over %s", e.Attempts, Rounded(e.Elapsed))
 	}
 	switch {
-	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+	case e.Status == statusUnauthorized || e.Status == statusForbidden:
 		fmt.Fprintf(&b, ": the access token was refused; check %s and that the application key is still authorized", name(SettingToken))
-	case e.Status == http.StatusNotFound && e.Page <= 1:
+	case e.Status == statusNotFound && e.Page <= 1:
 		fmt.Fprintf(&b, ": no such endpoint; check %s and %s", name(SettingBaseURL), name(SettingPath(e.Endpoint)))
-	case e.Status == http.StatusNotFound:
+	case e.Status == statusNotFound:
 		b.WriteString(": the page was not found, though the endpoint answered earlier pages")
-	case e.Status == http.StatusTooManyRequests:
+	case e.Status == statusTooManyRequests:
 		fmt.Fprintf(&b, ": rate limited, and retries were used up while no other request got through; lower %s or raise %s",
 			name(SettingMaxConcurrency), name(SettingMaxRetries))
 	case e.Status >= 500:
