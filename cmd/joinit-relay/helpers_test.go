@@ -204,7 +204,7 @@ func (r *relay) runCount() int {
 // than quiet (a run that would wrongly start has time to).
 func (r *relay) waitIdle(quiet time.Duration) {
 	r.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if h := r.health(); !h.RunOwed && !h.Starting {
 			time.Sleep(quiet + 200*time.Millisecond)
@@ -214,7 +214,7 @@ func (r *relay) waitIdle(quiet time.Duration) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	r.t.Fatalf("a run is still owed after 20s:\n%s", r.log)
+	r.t.Fatalf("a run is still owed after 60s:\n%s", r.log)
 }
 
 // waitFor polls cond for up to d.

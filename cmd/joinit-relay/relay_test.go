@@ -12,12 +12,13 @@ import (
 
 func TestBurstOfAThousandWebhooksStartsOneOrTwoRuns(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "300ms", "-max-delay", "1m", "-run-command", appendRun)
+	// A quiet period no pause of a loaded machine within the burst reaches.
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1s", "-max-delay", "1m", "-run-command", appendRun)
 	lat := burst(t, r.hookURL, 1000, 50)
 	if len(lat) != 1000 {
 		t.Fatalf("%d of 1000 webhooks answered", len(lat))
 	}
-	r.waitIdle(300 * time.Millisecond)
+	r.waitIdle(time.Second)
 	if n := r.runCount(); n < 1 || n > 2 {
 		t.Errorf("a burst of 1000 webhooks started %d runs, want 1 or 2\n%s", n, r.log)
 	}
@@ -25,11 +26,11 @@ func TestBurstOfAThousandWebhooksStartsOneOrTwoRuns(t *testing.T) {
 
 func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", "sleep 1.5; "+appendRun)
+	r := startRelay(t, relayOptions{}, "-quiet-period", "500ms", "-run-command", "sleep 5; "+appendRun)
 	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d, want 202", status)
 	}
-	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.health().Starting })
+	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.health().Starting })
 	lat := burst(t, r.hookURL, 200, 10) // while the command runs
 	if len(lat) != 200 {
 		t.Fatalf("%d of 200 webhooks answered while a run was busy", len(lat))
@@ -37,7 +38,7 @@ func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 	if h := r.health(); !h.RunOwed || !h.Starting {
 		t.Errorf("during the run, after more events: run_owed %v, starting %v; want both", h.RunOwed, h.Starting)
 	}
-	r.waitIdle(100 * time.Millisecond)
+	r.waitIdle(500 * time.Millisecond)
 	if n := r.runCount(); n != 2 {
 		t.Errorf("started %d runs, want 2: the first, and one for the events during it\n%s", n, r.log)
 	}
@@ -67,7 +68,7 @@ func TestRelayKilledAfter202StartsTheOwedRunWhenStartedAgain(t *testing.T) {
 	<-first.exited
 
 	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "200ms", "-run-command", appendRun)
-	waitFor(t, 10*time.Second, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
+	waitFor(t, 30*time.Second, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
 	second.waitIdle(200 * time.Millisecond)
 	if n := second.runCount(); n != 1 {
 		t.Errorf("started %d runs after the restart, want 1", n)
@@ -134,7 +135,7 @@ func TestBareMembershipObjectStartsARun(t *testing.T) {
 	if status, body := post(t, r.hookURL, nullEvent); status != http.StatusAccepted {
 		t.Fatalf("a null webhook_event_type (any field can be null) answered %d, want 202: %s", status, body)
 	}
-	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
@@ -150,10 +151,8 @@ func TestFailedCommandIsRetriedUntilItStarts(t *testing.T) {
 	command := `n=$(cat "$RELAY_TEST_RUNS.tries" 2>/dev/null || echo 0); echo $((n+1)) > "$RELAY_TEST_RUNS.tries"; [ "$n" -ge 1 ] && ` + appendRun
 	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", command)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, 10*time.Second, "the retried start succeeds", func() bool { return r.runCount() == 1 })
-	if !strings.Contains(r.log.String(), "could not be started") {
-		t.Errorf("the failed start was not logged:\n%s", r.log)
-	}
+	waitFor(t, 30*time.Second, "the retried start succeeds", func() bool { return r.runCount() == 1 })
+	waitFor(t, 30*time.Second, "the failed start is logged", func() bool { return strings.Contains(r.log.String(), "could not be started") })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
@@ -165,7 +164,7 @@ func TestCommandRunsWithoutTheSecretAndItsOutputStaysOutOfTheLog(t *testing.T) {
 	// terraform apply prints members' addresses; the relay's log must not.
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", `env > "$RELAY_TEST_RUNS.env" && echo "- `+testEmail+`" && `+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.renewal"))
-	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
 	env, err := os.ReadFile(r.runs + ".env")
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +188,7 @@ func TestSIGTERMDuringARunStopsCleanlyAndKeepsItOwed(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "sleep 5; "+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, 5*time.Second, "the run starts", func() bool { return r.health().Starting })
+	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.health().Starting })
 	r.signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
@@ -218,9 +217,10 @@ func TestAnEventThatCannotBeRecordedIsAnswered503(t *testing.T) {
 	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusServiceUnavailable {
 		t.Errorf("an event that could not be recorded answered %d, want 503 (Join It then counts it failed)", status)
 	}
-	if !strings.Contains(r.log.String(), "could not be written to -state-dir") {
-		t.Errorf("the failed write is not logged:\n%s", r.log)
-	}
+	// The log comes through a pipe: it may reach the test after the answer.
+	waitFor(t, 30*time.Second, "the failed write is logged", func() bool {
+		return strings.Contains(r.log.String(), "could not be written to -state-dir")
+	})
 }
 
 func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
@@ -230,7 +230,7 @@ func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
 	// sh returns, or it would append when its sleep ends, beside the next run.
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+") & sleep 10")
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, 5*time.Second, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
+	waitFor(t, 30*time.Second, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
 	if h := r.health(); !h.RunOwed && !h.Starting {
 		t.Errorf("after a timed-out start the run is no longer owed")
 	}
