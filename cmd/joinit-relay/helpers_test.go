@@ -89,7 +89,7 @@ func startRelay(t testing.TB, o relayOptions, args ...string) *relay {
 	go func() { r.exitErr = r.cmd.Wait(); close(r.exited) }()
 	t.Cleanup(r.stopAndCheckLog)
 	addr := regexp.MustCompile(`msg=listening addr=(\S+)`)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := addr.FindStringSubmatch(r.log.String()); m != nil {
 			r.url = "http://" + m[1]
@@ -102,7 +102,7 @@ func startRelay(t testing.TB, o relayOptions, args ...string) *relay {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	t.Fatalf("joinit-relay did not listen within 10s:\n%s", r.log)
+	t.Fatalf("joinit-relay did not listen within 60s:\n%s", r.log)
 	return nil
 }
 
@@ -112,10 +112,10 @@ func (r *relay) stopAndCheckLog() {
 	r.signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
-	case <-time.After(15 * time.Second):
+	case <-time.After(60 * time.Second):
 		_ = r.cmd.Process.Kill()
 		<-r.exited
-		r.t.Errorf("joinit-relay did not stop within 15s of SIGTERM")
+		r.t.Errorf("joinit-relay did not stop within 60s of SIGTERM")
 	}
 	assertLogClean(r.t, r.log.String(), append([]string{testSecret, testEmail}, r.secrets...))
 }

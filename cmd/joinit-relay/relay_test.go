@@ -47,13 +47,15 @@ func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 func TestMaxDelayStartsTheRunWhileEventsKeepComing(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "500ms", "-run-command", appendRun)
+	// Events every 50 ms never leave the hour's quiet: only -max-delay can
+	// start a run, and any run shows it did.
 	began := time.Now()
-	for time.Since(began) < 1500*time.Millisecond && r.runCount() == 0 {
+	for time.Since(began) < 30*time.Second && r.runCount() == 0 {
 		post(t, r.hookURL, membership("m1", "memberships.updated"))
 		time.Sleep(50 * time.Millisecond)
 	}
 	if r.runCount() == 0 {
-		t.Fatalf("no run within 1.5s of a steady stream with -max-delay 500ms\n%s", r.log)
+		t.Fatalf("no run within 30s of a steady stream with -max-delay 500ms\n%s", r.log)
 	}
 }
 
@@ -192,8 +194,8 @@ func TestSIGTERMDuringARunStopsCleanlyAndKeepsItOwed(t *testing.T) {
 	r.signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no exit within 10s of SIGTERM")
+	case <-time.After(60 * time.Second):
+		t.Fatal("no exit within 60s of SIGTERM")
 	}
 	if r.exitErr != nil {
 		t.Errorf("exit after SIGTERM: %v, want 0\n%s", r.exitErr, r.log)
