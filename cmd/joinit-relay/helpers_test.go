@@ -217,13 +217,14 @@ func (r *relay) waitIdle(quiet time.Duration) {
 	r.t.Fatalf("a run is still owed after 60s:\n%s", r.log)
 }
 
-// waitFor polls cond for up to d.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+// waitFor polls cond until it holds.
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
+	const guard = 30 * time.Second // a hang's limit, not a speed claim
+	deadline := time.Now().Add(guard)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, d)
+			t.Fatalf("%s: not within %s", what, guard)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

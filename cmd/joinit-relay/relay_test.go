@@ -30,7 +30,7 @@ func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d, want 202", status)
 	}
-	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.health().Starting })
+	waitFor(t, "the run starts", func() bool { return r.health().Starting })
 	lat := burst(t, r.hookURL, 200, 10) // while the command runs
 	if len(lat) != 200 {
 		t.Fatalf("%d of 200 webhooks answered while a run was busy", len(lat))
@@ -70,7 +70,7 @@ func TestRelayKilledAfter202StartsTheOwedRunWhenStartedAgain(t *testing.T) {
 	<-first.exited
 
 	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "200ms", "-run-command", appendRun)
-	waitFor(t, 30*time.Second, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
+	waitFor(t, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
 	second.waitIdle(200 * time.Millisecond)
 	if n := second.runCount(); n != 1 {
 		t.Errorf("started %d runs after the restart, want 1", n)
@@ -137,7 +137,7 @@ func TestBareMembershipObjectStartsARun(t *testing.T) {
 	if status, body := post(t, r.hookURL, nullEvent); status != http.StatusAccepted {
 		t.Fatalf("a null webhook_event_type (any field can be null) answered %d, want 202: %s", status, body)
 	}
-	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
@@ -153,8 +153,8 @@ func TestFailedCommandIsRetriedUntilItStarts(t *testing.T) {
 	command := `n=$(cat "$RELAY_TEST_RUNS.tries" 2>/dev/null || echo 0); echo $((n+1)) > "$RELAY_TEST_RUNS.tries"; [ "$n" -ge 1 ] && ` + appendRun
 	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", command)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, 30*time.Second, "the retried start succeeds", func() bool { return r.runCount() == 1 })
-	waitFor(t, 30*time.Second, "the failed start is logged", func() bool { return strings.Contains(r.log.String(), "could not be started") })
+	waitFor(t, "the retried start succeeds", func() bool { return r.runCount() == 1 })
+	waitFor(t, "the failed start is logged", func() bool { return strings.Contains(r.log.String(), "could not be started") })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
@@ -166,7 +166,7 @@ func TestCommandRunsWithoutTheSecretAndItsOutputStaysOutOfTheLog(t *testing.T) {
 	// terraform apply prints members' addresses; the relay's log must not.
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", `env > "$RELAY_TEST_RUNS.env" && echo "- `+testEmail+`" && `+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.renewal"))
-	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
 	env, err := os.ReadFile(r.runs + ".env")
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestSIGTERMDuringARunStopsCleanlyAndKeepsItOwed(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "sleep 5; "+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.health().Starting })
+	waitFor(t, "the run starts", func() bool { return r.health().Starting })
 	r.signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
@@ -220,7 +220,7 @@ func TestAnEventThatCannotBeRecordedIsAnswered503(t *testing.T) {
 		t.Errorf("an event that could not be recorded answered %d, want 503 (Join It then counts it failed)", status)
 	}
 	// The log comes through a pipe: it may reach the test after the answer.
-	waitFor(t, 30*time.Second, "the failed write is logged", func() bool {
+	waitFor(t, "the failed write is logged", func() bool {
 		return strings.Contains(r.log.String(), "could not be written to -state-dir")
 	})
 }
@@ -232,7 +232,7 @@ func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
 	// sh returns, or it would append when its sleep ends, beside the next run.
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+") & sleep 10")
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, 30*time.Second, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
+	waitFor(t, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
 	if h := r.health(); !h.RunOwed && !h.Starting {
 		t.Errorf("after a timed-out start the run is no longer owed")
 	}

@@ -33,7 +33,7 @@ func TestSandboxCancellationStartsOneRun(t *testing.T) {
 			t.Errorf("%s: %d after %d attempts, want 202 after 1", d.Event, d.Status, d.Attempts)
 		}
 	}
-	waitFor(t, 30*time.Second, "the run starts", func() bool { return r.runCount() == 1 })
+	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(200 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("one cancellation (three webhooks) started %d runs, want 1", n)
