@@ -160,7 +160,8 @@ func TestErrorsAreNotCached(t *testing.T) {
 // One waiting caller giving up does not fail the others sharing the read.
 func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 20, Faults: sandbox.Faults{Latency: 150 * time.Millisecond}})
+	// Pages slow enough that the read outlasts the second caller's joining.
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 20, Faults: sandbox.Faults{Latency: 500 * time.Millisecond}})
 	c := newClient(t, Config{BaseURL: base})
 	q := MembershipQuery{ListOptions: ListOptions{PageSize: 10}}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -169,7 +170,7 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		_, err := c.Memberships(ctx, q)
 		errc <- err
 	}()
-	time.Sleep(30 * time.Millisecond)
+	waitForWaiters(c.cache, 1)
 	var other []Membership
 	var otherErr error
 	done := make(chan struct{})
@@ -177,7 +178,7 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		other, otherErr = c.Memberships(context.Background(), q)
 		close(done)
 	}()
-	time.Sleep(30 * time.Millisecond)
+	waitForWaiters(c.cache, 2) // both share the read: now one leaves
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled caller: %v", err)
@@ -244,6 +245,22 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 	}
 }
 
+// waitForWaiters returns once a read in flight has n callers waiting: the
+// cache's own count orders a test's callers, not a sleep.
+func waitForWaiters(c *cache, n int) {
+	for {
+		c.mu.Lock()
+		for _, f := range c.flights {
+			if f.waiters == n {
+				c.mu.Unlock()
+				return
+			}
+		}
+		c.mu.Unlock()
+		runtime.Gosched()
+	}
+}
+
 // The shared read goes on while any caller waits for it, and is cancelled
 // when the last one leaves: a plan interrupted during a read stops it. No
 // sleep orders the callers: the test waits on the cache's own count.
@@ -273,9 +290,7 @@ func TestSharedReadIsCancelledWhenItsLastWaiterLeaves(t *testing.T) {
 		}
 		return -1
 	}
-	for waiters() != 2 {
-		runtime.Gosched()
-	}
+	waitForWaiters(c, 2)
 
 	cancel1()
 	if err := <-errs; !errors.Is(err, context.Canceled) {
