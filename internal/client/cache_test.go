@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -170,7 +169,7 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		_, err := c.Memberships(ctx, q)
 		errc <- err
 	}()
-	waitForWaiters(c.cache, 1)
+	waitForWaiters(t, c.cache, 1)
 	var other []Membership
 	var otherErr error
 	done := make(chan struct{})
@@ -178,7 +177,7 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 		other, otherErr = c.Memberships(context.Background(), q)
 		close(done)
 	}()
-	waitForWaiters(c.cache, 2) // both share the read: now one leaves
+	waitForWaiters(t, c.cache, 2) // both share the read: now one leaves
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled caller: %v", err)
@@ -247,8 +246,9 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 
 // waitForWaiters returns once a read in flight has n callers waiting: the
 // cache's own count orders a test's callers, not a sleep.
-func waitForWaiters(c *cache, n int) {
-	for {
+func waitForWaiters(t testing.TB, c *cache, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		c.mu.Lock()
 		for _, f := range c.flights {
 			if f.waiters == n {
@@ -257,8 +257,8 @@ func waitForWaiters(c *cache, n int) {
 			}
 		}
 		c.mu.Unlock()
-		runtime.Gosched()
 	}
+	t.Fatalf("no read in flight had %d waiting callers within 30 s (a guard against a hang, not a speed claim)", n)
 }
 
 // The shared read goes on while any caller waits for it, and is cancelled
@@ -290,7 +290,7 @@ func TestSharedReadIsCancelledWhenItsLastWaiterLeaves(t *testing.T) {
 		}
 		return -1
 	}
-	waitForWaiters(c, 2)
+	waitForWaiters(t, c, 2)
 
 	cancel1()
 	if err := <-errs; !errors.Is(err, context.Canceled) {

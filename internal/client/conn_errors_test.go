@@ -138,9 +138,9 @@ func TestCACertPEMTrustsAPrivateAuthority(t *testing.T) {
 	}
 }
 
-// A server's words inside a Go error never reach the message: a malformed
-// Content-Length holding the token, \u-escaped (which no redaction looks
-// for), is said in the client's words.
+// A server's words inside a Go error never reach the message: Go quotes a
+// malformed Content-Length or header holding the token \u-escaped (which no
+// redaction looks for), and the client keeps Go's words without the quote.
 func TestGoErrorsAreSaidInOwnWords(t *testing.T) {
 	t.Parallel()
 	const token = "tok-Secret-0123456789abcdef"
@@ -151,8 +151,8 @@ func TestGoErrorsAreSaidInOwnWords(t *testing.T) {
 	for _, c := range []struct {
 		name, answer, want string
 	}{
-		{"a malformed Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: " + escaped.String() + "\r\n\r\n[]", "the answer is not valid HTTP"},
-		{"a malformed status line", "HTTP/1.1 2OO " + escaped.String() + "\r\n\r\n", "the answer is not valid HTTP"},
+		{"a malformed Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: " + escaped.String() + "\r\n\r\n[]", `bad Content-Length "…"`},
+		{"a malformed header", "HTTP/1.1 200 OK\r\n" + escaped.String() + "\r\n\r\n[]", `malformed MIME header: missing colon: "…"`},
 		{"a body cut short", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[{\"_id\":\"" + escaped.String(), "the JSON is truncated"},
 	} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")

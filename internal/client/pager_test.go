@@ -31,15 +31,16 @@ func TestCancelReturnsPromptly(t *testing.T) {
 		name   string
 		faults sandbox.Faults
 	}{
-		{"latency", sandbox.Faults{Latency: time.Hour}},
-		{"slow body", sandbox.Faults{SlowBody: time.Hour}},
-		{"slow body on page 3", sandbox.Faults{SlowBody: time.Hour, OnlyPages: []int{3}}},
+		{"latency", sandbox.Faults{Latency: 2 * time.Minute}},
+		{"slow body", sandbox.Faults{SlowBody: 2 * time.Minute}},
+		{"slow body on page 3", sandbox.Faults{SlowBody: 2 * time.Minute, OnlyPages: []int{3}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			sb, base := startSandbox(t, sandbox.Options{Memberships: 60, Faults: tc.faults})
-			c := newClient(t, Config{BaseURL: base, MaxConcurrency: 2})
+			// The attempt's timeout far above the bound: only the cancel can end the read in time.
+			c := newClient(t, Config{BaseURL: base, MaxConcurrency: 2, Timeout: 10 * time.Minute})
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(150*time.Millisecond, cancel)
 			start := time.Now()
@@ -57,8 +58,8 @@ func TestCancelReturnsPromptly(t *testing.T) {
 
 func TestCancelDuringRetryAfterPause(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "3600"}})
-	c := newClient(t, Config{BaseURL: base, MaxRetryWait: 2 * time.Hour})
+	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "120"}})
+	c := newClient(t, Config{BaseURL: base, MaxRetryWait: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
@@ -74,7 +75,7 @@ func TestCancelDuringRetryAfterPause(t *testing.T) {
 func TestCancelDuringBackoff(t *testing.T) {
 	t.Parallel()
 	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{ServerErrors: 100}})
-	c := newClient(t, Config{BaseURL: base, MaxRetries: 10, RetryWaitMin: time.Hour, RetryWaitMax: time.Hour, MaxRetryWait: time.Hour})
+	c := newClient(t, Config{BaseURL: base, MaxRetries: 10, RetryWaitMin: 2 * time.Minute, RetryWaitMax: 2 * time.Minute, MaxRetryWait: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
@@ -89,8 +90,8 @@ func TestCancelDuringBackoff(t *testing.T) {
 
 func TestDeadlineExceeded(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, OrgMetrics: 5, Faults: sandbox.Faults{Latency: time.Hour}})
-	c := newClient(t, Config{BaseURL: base})
+	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, OrgMetrics: 5, Faults: sandbox.Faults{Latency: 2 * time.Minute}})
+	c := newClient(t, Config{BaseURL: base, Timeout: 10 * time.Minute})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()

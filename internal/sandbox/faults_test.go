@@ -341,7 +341,7 @@ func TestSlowBody(t *testing.T) {
 // Close must not wait for a handler that is sleeping or trickling a body.
 func TestCloseCutsSlowRequests(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Memberships: 5, Faults: Faults{SlowBody: time.Hour}})
+	s := New(Options{Memberships: 5, Faults: Faults{SlowBody: 2 * time.Minute}})
 	base := s.Start()
 	go getErr(context.Background(), freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
 	waitFor(t, func() bool { return s.Requests("") == 1 })

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/url"
-	"syscall"
+	"regexp"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -49,10 +47,10 @@ func (e *notAPageError) WordWith(name failure.Namer) string {
 
 func (e *notAPageError) Unwrap() error { return e.Err }
 
-// webPageRetries is how often page 1 answered with a 2xx web page is asked
-// again: enough for a maintenance page that is gone in a moment, not the
-// seconds of every retry for a base URL that names a web site. A web page
-// past page 1 (the base URL served page 1) is retried as any 5xx.
+// webPageRetries is how often a 2xx web page is asked again before the
+// client took any page: enough for a maintenance page that is
+// gone in a moment, not the seconds of every retry for a base URL that
+// names a web site. After a page it is retried as any 5xx.
 const webPageRetries = 2
 
 // webPageError is a 2xx answer that says it is a web page (text/html):
@@ -125,28 +123,26 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
 }
 
-// inOwnWords replaces an error of Go's HTTP client, whose text can quote
-// what the server sent (`bad Content-Length "…"`, a malformed header), with
-// words of this package; the error stays in the chain for errors.Is. The
-// errors of this package and of Request.Accept keep their own words.
+// inOwnWords replaces an error of Go's HTTP client by its text without
+// what Go quoted of the server's answer (`bad Content-Length "…"`, a
+// malformed status line or header): a server could spell the token there
+// in a way no redaction finds. The error stays in the chain for errors.Is;
+// the errors of this package and of Request.Accept keep their own words.
 func inOwnWords(err error) error {
 	var worded failure.Worded
 	var tooLarge *bodyTooLargeError
-	var timeout net.Error
 	switch {
 	case errors.As(err, &worded), errors.As(err, &tooLarge), errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled):
 		return err
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return &goError{what: "the connection closed before the answer was complete", err: err}
-	case errors.Is(err, syscall.ECONNRESET):
-		return &goError{what: "the server reset the connection", err: err}
-	case errors.As(err, &timeout) && timeout.Timeout():
-		return &goError{what: "the connection timed out", err: err}
 	}
-	return &goError{what: "the answer is not valid HTTP", err: err}
+	return &goError{what: goQuoted.ReplaceAllString(err.Error(), `"…"`), err: err}
 }
 
-// goError is an error of Go's HTTP client said in this package's words.
+// goQuoted is a Go-quoted string in an error's text: what Go's HTTP client
+// quotes is what the server sent.
+var goQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// goError is an error of Go's HTTP client without the server's words.
 type goError struct {
 	what string
 	err  error

@@ -35,8 +35,9 @@ func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response
 			isFinal(err):
 			return false, err
 		}
-		if _, ok := errors.AsType[*webPageError](err); ok && a.page == 1 {
-			// Page 1 a web page: most often a base URL of a web site.
+		if _, ok := errors.AsType[*webPageError](err); ok && t.pages.Load() == 0 {
+			// A web page before any page of the API: most often a base
+			// URL of a web site. After one, a maintenance page.
 			return a.charge(min(t.cfg.MaxRetries, webPageRetries)), nil
 		}
 		return a.charge(t.cfg.MaxRetries), nil

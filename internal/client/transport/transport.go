@@ -59,6 +59,9 @@ type Transport struct {
 	inFlight  *semaphore.Weighted
 	successes atomic.Uint64
 	pause     *pauseGate
+	// pages counts the pages Accept took: none yet, a web page is most
+	// likely a base URL of a web site (webPageRetries).
+	pages atomic.Uint64
 }
 
 // New builds a Transport; nothing is sent.
@@ -166,6 +169,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		return t.statusError(r, a, resp)
 	}
 	resp.Body.Close()
+	t.pages.Add(1)
 	fields["bytes"] = size
 	t.cfg.Logger.Debug(ctx, "fetched page", fields)
 	return nil
