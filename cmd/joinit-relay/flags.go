@@ -5,13 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/buildinfo"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // The environment variables the relay reads. Secrets come from the
@@ -215,16 +215,8 @@ func (b backendFlags) choose(getenv func(string) string, stateDir string) (backe
 // http on a loopback address, for a local test server): the token goes there.
 func checkBaseURL(flagName, v string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimRight(v, "/"))
-	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !isLoopback(u.Hostname()))) {
+	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !client.IsLoopbackHost(u.Hostname()))) {
 		return nil, fmt.Errorf("-%s %q is not an https URL (plain http only on a loopback address): the token is sent there", flagName, v)
 	}
 	return u, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -123,7 +123,7 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, errors.New("the base URL is empty")
 	}
-	if mistake := pastedURLMistake(raw); mistake != "" {
+	if mistake := PastedMistake(raw); mistake != "" {
 		return nil, errors.New("the base URL " + mistake)
 	}
 	if !strings.Contains(raw, "://") {
@@ -156,20 +156,25 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// pastedURLMistake names how a base URL was pasted with more than the
-// address: quotes, a trailing newline, white space around it.
-func pastedURLMistake(raw string) string {
-	t := strings.TrimSpace(raw)
+// PastedMistake names how a value was pasted with more than the value:
+// the quotes of a .env file, a trailing newline of a file or a CI secret,
+// white space around it (SurroundingSpace). "" when none. The value itself
+// is never part of it: a token's must not be shown.
+func PastedMistake(v string) string {
+	t := strings.TrimSpace(v)
 	switch {
 	case len(t) >= 2 && (t[0] == '"' && t[len(t)-1] == '"' || t[0] == '\'' && t[len(t)-1] == '\''):
 		return "is in quotes, as a .env file or a copied shell line can leave them: remove the quotes"
-	case strings.ContainsAny(raw, "\r\n"):
+	case strings.ContainsAny(v, "\r\n"):
 		return "contains a newline: a trailing newline, as a value read from a file or a CI secret often has? Remove it"
-	case t != raw:
-		return "has white space around it: remove it"
+	case t != v:
+		return SurroundingSpace
 	}
 	return ""
 }
+
+// SurroundingSpace is PastedMistake's words for white space around a value.
+const SurroundingSpace = "has white space around it: remove it"
 
 // describeURLError says why url.Parse failed without quoting the URL.
 func describeURLError(err error) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 )
@@ -129,8 +130,8 @@ func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (t
 		}
 		return slices.Sorted(maps.Keys(values))
 	}
-	typesPresent := func() []string { return present(func(typ, _ *string) *string { return typ }) }
-	namesPresent := func() []string { return present(func(_, name *string) *string { return name }) }
+	typesPresent := sync.OnceValue(func() []string { return present(func(typ, _ *string) *string { return typ }) })
+	namesPresent := sync.OnceValue(func() []string { return present(func(_, name *string) *string { return name }) })
 	// A name where an id belongs (or the other way round) is the likeliest
 	// mistake after a typo: say which argument takes it.
 	warns = append(warns, types.unmatched(seenTypes, len(recs), typesPresent, otherArgument(names, namesPresent))...)
