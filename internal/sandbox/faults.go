@@ -223,29 +223,29 @@ func (fs *faultState) attempt(ep, page int) (action, Faults) {
 }
 
 // shouldInsert reports, exactly once per endpoint (until the next SetFaults),
-// that the insert fault fires now that page has been served.
+// that the insert fault fires now that page has been served, and how many.
+func (fs *faultState) shouldInsert(ep, page int) (int, bool) {
+	return fs.fireOnce(&fs.inserted, ep, page, func(f Faults) (int, int) { return f.InsertAfterPage, f.InsertCount })
+}
+
 // shouldRemove is shouldInsert for RemoveAfterPage: records deleted from
 // the front of a list while a client reads it.
 func (fs *faultState) shouldRemove(ep, page int) (int, bool) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	f := fs.f
-	if f.RemoveAfterPage <= 0 || f.RemoveCount <= 0 || page != f.RemoveAfterPage || ep == epOrgMetrics || fs.removed[ep] {
-		return 0, false
-	}
-	fs.removed[ep] = true
-	return f.RemoveCount, true
+	return fs.fireOnce(&fs.removed, ep, page, func(f Faults) (int, int) { return f.RemoveAfterPage, f.RemoveCount })
 }
 
-func (fs *faultState) shouldInsert(ep, page int) (int, bool) {
+// fireOnce is a change of a list once the page the fault names (of
+// afterCount, read under the lock) is first served: that many records,
+// once per endpoint (fired), never for org metrics.
+func (fs *faultState) fireOnce(fired *[numEndpoints]bool, ep, page int, afterCount func(Faults) (int, int)) (int, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	f := fs.f
-	if f.InsertAfterPage <= 0 || f.InsertCount <= 0 || page != f.InsertAfterPage || ep == epOrgMetrics || fs.inserted[ep] {
+	after, count := afterCount(fs.f)
+	if after <= 0 || count <= 0 || page != after || ep == epOrgMetrics || fired[ep] {
 		return 0, false
 	}
-	fs.inserted[ep] = true
-	return f.InsertCount, true
+	fired[ep] = true
+	return count, true
 }
 
 // SetFaults replaces the server's faults. It is safe while serving, and it
