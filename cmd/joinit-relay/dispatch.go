@@ -29,9 +29,11 @@ const (
 type dispatcher struct {
 	client *retryablehttp.Client
 	token  string
+	name   string         // the service, in errors: "GitHub"
+	hints  map[int]string // what to check, by a refusal's status
 }
 
-func newDispatcher(token string) *dispatcher {
+func newDispatcher(name, token string, hints map[int]string) *dispatcher {
 	c := retryablehttp.NewClient()
 	c.Logger = nil // the scheduler logs each start's outcome
 	c.RetryMax = dispatchRetries
@@ -43,7 +45,7 @@ func newDispatcher(token string) *dispatcher {
 	// for receivers (avoid redirects) holds for the relay's own requests.
 	c.HTTPClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	c.HTTPClient.Timeout = 30 * time.Second
-	return &dispatcher{client: c, token: token}
+	return &dispatcher{client: c, token: token, name: name, hints: hints}
 }
 
 // post sends body to url with the token; any 2xx is a start.
@@ -60,14 +62,14 @@ func (d *dispatcher) post(ctx context.Context, url, contentType string, body []b
 	req.Header.Set("User-Agent", "joinit-relay/"+version)
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("POST %s: %s", url, redact.Text(err.Error(), 300, redact.Secret{Value: d.token}))
+		return fmt.Errorf("%s: POST %s: %s", d.name, url, redact.Text(err.Error(), 300, redact.Secret{Value: d.token}))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return nil
 	}
 	text, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	e := &startError{status: resp.StatusCode, message: redact.Text(serverMessage(text), 300, redact.Secret{Value: d.token})}
+	e := &startError{service: d.name, status: resp.StatusCode, message: redact.Text(serverMessage(text), 300, redact.Secret{Value: d.token}), hint: d.hints[resp.StatusCode]}
 	e.wait, _ = rateLimitWait(resp, time.Now())
 	return e
 }
@@ -75,6 +77,7 @@ func (d *dispatcher) post(ctx context.Context, url, contentType string, body []b
 // startError is a backend's refusal: its status, its own words, and the
 // wait it asked for.
 type startError struct {
+	service string
 	status  int
 	message string
 	hint    string // what to check, for statuses that mean a setting is wrong
@@ -82,7 +85,7 @@ type startError struct {
 }
 
 func (e *startError) Error() string {
-	s := "answered " + strconv.Itoa(e.status) + " " + http.StatusText(e.status)
+	s := e.service + " answered " + strconv.Itoa(e.status) + " " + http.StatusText(e.status)
 	if e.message != "" {
 		s += ": " + e.message
 	}

@@ -33,7 +33,14 @@ func newGitHubBackend(workflow, apiURL, token string) (*gitHubBackend, error) {
 		return nil, err
 	}
 	u := api.JoinPath("repos", m[1], m[2], "actions", "workflows", m[3], "dispatches")
-	return &gitHubBackend{url: u.String(), ref: m[4], d: newDispatcher(token)}, nil
+	return &gitHubBackend{url: u.String(), ref: m[4], d: newDispatcher("GitHub", token, gitHubHints)}, nil
+}
+
+// gitHubHints say what a refusal means for the settings.
+var gitHubHints = map[int]string{
+	http.StatusUnauthorized:        "GITHUB_TOKEN is not a valid token",
+	http.StatusNotFound:            "no such workflow, or GITHUB_TOKEN may not see it: check -github-workflow and the token's repository access",
+	http.StatusUnprocessableEntity: "the workflow needs an on: workflow_dispatch trigger, and the ref must exist",
 }
 
 func (b *gitHubBackend) Describe() string { return "github-workflow" }
@@ -46,20 +53,5 @@ func (b *gitHubBackend) Start(ctx context.Context) error {
 	h := http.Header{}
 	h.Set("Accept", "application/vnd.github+json")
 	h.Set("X-GitHub-Api-Version", "2022-11-28")
-	err = b.d.post(ctx, b.url, "application/json", body, h)
-	var se *startError
-	if errors.As(err, &se) {
-		switch se.status {
-		case http.StatusUnauthorized:
-			se.hint = "GITHUB_TOKEN is not a valid token"
-		case http.StatusNotFound:
-			se.hint = "no such workflow, or GITHUB_TOKEN may not see it: check -github-workflow and the token's repository access"
-		case http.StatusUnprocessableEntity:
-			se.hint = "the workflow needs an on: workflow_dispatch trigger, and the ref must exist"
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("GitHub %w", err)
-	}
-	return nil
+	return b.d.post(ctx, b.url, "application/json", body, h)
 }

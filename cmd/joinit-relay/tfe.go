@@ -33,8 +33,17 @@ func newTFEBackend(workspace, address, token string) (*tfeBackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tfeBackend{url: base.JoinPath("api", "v2", "runs").String(), workspace: workspace, d: newDispatcher(token)}, nil
+	return &tfeBackend{url: base.JoinPath("api", "v2", "runs").String(), workspace: workspace, d: newDispatcher("HCP Terraform", token, tfeHints)}, nil
 }
+
+// tfeHints say what a refusal means for the settings.
+var tfeHints = map[int]string{
+	http.StatusUnauthorized: "TFE_TOKEN is not a valid token for -tfe-address",
+	http.StatusForbidden:    tfeCannotQueue,
+	http.StatusNotFound:     tfeCannotQueue,
+}
+
+const tfeCannotQueue = "no such workspace, or TFE_TOKEN may not queue runs in it: use a user or team token with the workspace's queue-runs permission (organization tokens cannot create runs)"
 
 func (b *tfeBackend) Describe() string { return "tfe-workspace" }
 
@@ -66,18 +75,5 @@ func (b *tfeBackend) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = b.d.post(ctx, b.url, "application/vnd.api+json", body, nil)
-	var se *startError
-	if errors.As(err, &se) {
-		switch se.status {
-		case http.StatusUnauthorized:
-			se.hint = "TFE_TOKEN is not a valid token for -tfe-address"
-		case http.StatusNotFound, http.StatusForbidden:
-			se.hint = "no such workspace, or TFE_TOKEN may not queue runs in it: use a user or team token with the workspace's queue-runs permission (organization tokens cannot create runs)"
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("HCP Terraform %w", err)
-	}
-	return nil
+	return b.d.post(ctx, b.url, "application/vnd.api+json", body, nil)
 }
