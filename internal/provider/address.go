@@ -1,6 +1,11 @@
 package provider
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
 
 // RegistryAddress is where the provider is published. main.go serves under
 // it, and a dev_overrides CLI configuration names it to swap in a local
@@ -18,6 +23,17 @@ const openTofuAddress = "registry.opentofu.org/joinit-community/joinit"
 // overrides the address under both registries, so a configuration naming
 // the short source finds the binary under Terraform and OpenTofu alike.
 func DevOverridesCLIConfig(binDir string) string {
-	return fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n    %q = %q\n  }\n  direct {}\n}\n",
-		RegistryAddress, binDir, openTofuAddress, binDir)
+	return devOverridesConfig(map[string]string{RegistryAddress: binDir, openTofuAddress: binDir})
+}
+
+// devOverridesConfig is a CLI configuration that runs the binary in each
+// directory for its provider address (tests add other providers).
+func devOverridesConfig(dirs map[string]string) string {
+	var b strings.Builder
+	b.WriteString("provider_installation {\n  dev_overrides {\n")
+	for _, addr := range slices.Sorted(maps.Keys(dirs)) {
+		fmt.Fprintf(&b, "    %q = %q\n", addr, dirs[addr])
+	}
+	b.WriteString("  }\n  direct {}\n}\n")
+	return b.String()
 }

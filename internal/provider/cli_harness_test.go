@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,11 +105,9 @@ func newCLITerraformWith(t *testing.T, dir string, env, overrides map[string]str
 		t.Skip("no terraform: set TF_ACC_TERRAFORM_PATH or put terraform on PATH")
 	}
 	rc := filepath.Join(t.TempDir(), "dev.tfrc")
-	config := DevOverridesCLIConfig(builtProviderDir(t))
-	for addr, binDir := range overrides {
-		config = strings.Replace(config, "dev_overrides {\n", fmt.Sprintf("dev_overrides {\n    %q = %q\n", addr, binDir), 1)
-	}
-	writeFile(t, rc, config)
+	dirs := map[string]string{RegistryAddress: builtProviderDir(t), openTofuAddress: builtProviderDir(t)}
+	maps.Copy(dirs, overrides)
+	writeFile(t, rc, devOverridesConfig(dirs))
 	tf, err := tfexec.NewTerraform(dir, bin)
 	if err != nil {
 		t.Fatal(err)
