@@ -27,8 +27,8 @@ type Endpoint struct {
 	Shown bool
 	// Alternate, for an endpoint whose full path is not shown, is the
 	// other path the specification allows: the bare shape its table shows
-	// (/payments). A read whose default path answers 404 on page 1 asks
-	// there once.
+	// (/payments). A 404 of page 1 at the default path names it, with the
+	// endpoint_paths value that reads it there.
 	Alternate string
 	// Paging is how it pages: CountPaging or LimitPaging.
 	Paging Paging

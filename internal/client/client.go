@@ -24,12 +24,10 @@ type Client struct {
 	transport *transport.Transport
 	cache     *cache
 	answers   *paging.Answers
-	paths     *pathChoice // pathfallback.go
 }
 
 // New checks the configuration and builds a client. No request is sent.
 func New(cfg Config) (*Client, error) {
-	alternates := alternatePaths(cfg.Paths)
 	cfg = cfg.withDefaults()
 	base, err := ParseBaseURL(cfg.BaseURL)
 	if err != nil {
@@ -60,7 +58,6 @@ func New(cfg Config) (*Client, error) {
 			Logger: cfg.Logger, Network: cfg.network, RootCAs: roots,
 		}),
 		cache: newCache(defaultRetainUpTo), answers: paging.NewAnswers(),
-		paths: newPathChoice(cfg.Paths, alternates),
 	}, nil
 }
 

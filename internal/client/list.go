@@ -48,7 +48,7 @@ type listResult[T any] struct {
 }
 
 // readList reads every record of a list endpoint, in API order, through
-// the cache and the path fallback.
+// the cache.
 func readList[T any, PT interface {
 	*T
 	record
@@ -71,13 +71,11 @@ func readList[T any, PT interface {
 		}()
 	}
 	return get(ctx, c.cache, key, func(ctx context.Context) (listResult[T], error) {
-		return readAtEitherPath(ctx, c, req, func(req pageRequest) (listResult[T], error) {
-			out, err := readToEnd[T, PT](ctx, c, req, l.opts.KeepRaw, only)
-			if err == nil && l.keep != nil {
-				out.records = l.keep(ctx, out.records)
-			}
-			return out, err
-		})
+		out, err := readToEnd[T, PT](ctx, c, req, l.opts.KeepRaw, only)
+		if err == nil && l.keep != nil {
+			out.records = l.keep(ctx, out.records)
+		}
+		return out, err
 	}, func(r listResult[T]) int { return len(r.records) })
 }
 
@@ -213,7 +211,7 @@ func (c *Client) request(endpoint string, size int) (pageRequest, error) {
 	if err := paging.CheckSize(endpoint, size); err != nil {
 		return pageRequest{}, err
 	}
-	return pageRequest{endpoint: endpoint, path: c.paths.of(endpoint), sizeParam: paging.SizeParam, size: size}, nil
+	return pageRequest{endpoint: endpoint, path: c.cfg.Paths[endpoint], sizeParam: paging.SizeParam, size: size}, nil
 }
 
 func cacheKey(r pageRequest, keepRaw bool) string {

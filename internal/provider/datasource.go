@@ -82,10 +82,7 @@ func registerDataSource[S any, PS interface {
 		newState:         func() timeoutsHolder { return PS(new(S)) },
 		read: func(ctx context.Context, c *client.Client, state any) error {
 			s := parentAs[S](state)
-			base := PS(s).base()
-			err := ds.read(ctx, c, s, base.listOptions(ds.fields))
-			base.warnings = append(base.warnings, alternatePathWarning(c, ds.endpoint)...)
-			return err
+			return ds.read(ctx, c, s, PS(s).base().listOptions(ds.fields))
 		}}
 	if ds.check != nil {
 		d.check = func(state any) error { return ds.check(parentAs[S](state)) }

@@ -95,7 +95,7 @@ func TestDocsTroubleshootingTable(t *testing.T) {
 	table, _, _ = strings.Cut(table, "\n## ")
 	for _, said := range []string{
 		"Missing access token", "Invalid base URL", "Blank JOINIT_ORGANIZATION_ID", "is not a duration",
-		"the access token was refused", "no such endpoint", "endpoint answered at", "matches no membership",
+		"the access token was refused", "no such endpoint", "the API specification shows", "matches no membership",
 		"Unknown membership status code", "does not resolve", "rate limited, and retries were used up",
 		"the server failed, and retries were used up", "is not a page", "different answers for this page",
 		"not advancing through pages", "did not finish within its read timeout", "that Terraform accepts from a provider in one message",

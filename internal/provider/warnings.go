@@ -2,14 +2,11 @@ package provider
 
 import (
 	"cmp"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // serverTextLimit is how many characters of one value the server sent a
@@ -101,18 +98,4 @@ func addFrameworkWarnings(diags *diag.Diagnostics, warns []readWarning, strict b
 			diags.AddAttributeWarning(path.Root(w.attr), summary, detail)
 		}
 	}
-}
-
-// alternatePathWarning says that an endpoint was read at the other path
-// the specification allows, after its default path answered 404, and what
-// to pin so that the next run does not ask twice.
-func alternatePathWarning(c *client.Client, endpoint string) []readWarning {
-	path, ok := c.AlternatePath(endpoint)
-	if !ok {
-		return nil
-	}
-	return []readWarning{{summary: fmt.Sprintf("The %s endpoint answered at %s", endpoint, path),
-		detail: fmt.Sprintf("The default path of %s answered 404 for page 1, and %s, the path the API specification shows, answered a page: "+
-			"this read used it. Pin it in the provider block, so that every run asks there first:\n\n  endpoint_paths = { %s = %q }",
-			endpoint, path, endpoint, path)}}
 }

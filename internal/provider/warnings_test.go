@@ -258,9 +258,9 @@ func TestFilterWarningQuotesServerTextRedacted(t *testing.T) {
 }
 
 // A service that answers payments and groups at the bare paths the
-// specification shows: the read succeeds at the other path, and warns, on
-// both read paths alike, with the endpoint_paths line to pin.
-func TestAlternatePathWarnsWhatToPin(t *testing.T) {
+// specification shows: the read fails at the assumed path, on both read
+// paths alike, with the endpoint_paths value that reads it there.
+func TestNotFoundNamesThePathTheSpecificationShows(t *testing.T) {
 	t.Parallel()
 	_, url := startSandbox(t, sandbox.Options{Seed: 73, Payments: 4, Groups: 3,
 		Paths: sandbox.Paths{sandbox.EndpointPayments: "/payments", sandbox.EndpointGroups: "/groups"}})
@@ -274,19 +274,19 @@ func TestAlternatePathWarnsWhatToPin(t *testing.T) {
 			if err != nil || len(conf.Diagnostics) > 0 {
 				t.Fatalf("configure: %v %v", err, conf.Diagnostics)
 			}
-			req := readRequest(t, def, false)
-			resp, err := s.ReadDataSource(context.Background(), req)
-			if err != nil || resp.State == nil {
-				t.Fatalf("%s: %v %v", def.name, err, resp.Diagnostics)
+			resp, err := s.ReadDataSource(context.Background(), readRequest(t, def, false))
+			if err != nil {
+				t.Fatalf("%s: %v", def.name, err)
 			}
 			diags = append(diags, resp.Diagnostics)
 		}
 		if !reflect.DeepEqual(diags[0], diags[1]) {
 			t.Fatalf("%s: the paths differ: %v, %v", def.name, diags[0], diags[1])
 		}
-		want := fmt.Sprintf(`endpoint_paths = { %s = "/%s" }`, def.name, def.name)
-		if len(diags[0]) != 1 || diags[0][0].Severity != tfprotov6.DiagnosticSeverityWarning || !strings.Contains(diags[0][0].Detail, want) {
-			t.Fatalf("%s: %v, want a warning saying %s", def.name, diags[0], want)
+		want := fmt.Sprintf(`HTTP 404 for %s/api/v1/organizations/me/%s: no such endpoint; check base_url (or JOINIT_BASE_URL) and endpoint_paths.%s. `+
+			`The API specification shows this list as GET /%s: if the API serves it there, set endpoint_paths.%s to "/%s"`, url, def.name, def.name, def.name, def.name, def.name)
+		if len(diags[0]) != 1 || diags[0][0].Severity != tfprotov6.DiagnosticSeverityError || !strings.Contains(diags[0][0].Detail, want) {
+			t.Fatalf("%s: %s: %s, want an error saying %s", def.name, diags[0][0].Summary, diags[0][0].Detail, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
@@ -79,7 +80,6 @@ type APIError struct {
 	Elapsed  time.Duration // from the first attempt to the last answer
 	URL      string        // the last attempt's, as scheme://host/path
 	Message  string        // a JSON body's message or error, redacted and cut
-	AlsoURL  string        // the other path asked after a 404, when it answered 404 too
 }
 
 func (e *APIError) Error() string { return e.WordWith(ConfigNames) }
@@ -90,9 +90,6 @@ func (e *APIError) WordWith(name Namer) string {
 	fmt.Fprintf(&b, "%s page %d: the API answered HTTP %d", e.Endpoint, e.Page, e.Status)
 	if e.Status == statusNotFound && e.URL != "" {
 		fmt.Fprintf(&b, " for %s", e.URL)
-		if e.AlsoURL != "" {
-			fmt.Fprintf(&b, " and for %s (the other path the API specification allows)", e.AlsoURL)
-		}
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts over %s", e.Attempts, Rounded(e.Elapsed))
@@ -102,6 +99,9 @@ func (e *APIError) WordWith(name Namer) string {
 		fmt.Fprintf(&b, ": the access token was refused; check %s and that the application key is still authorized", name(SettingToken))
 	case e.Status == statusNotFound && e.Page <= 1:
 		fmt.Fprintf(&b, ": no such endpoint; check %s and %s", name(SettingBaseURL), name(SettingPath(e.Endpoint)))
+		if alt := alternatePath(e.Endpoint, e.URL); alt != "" {
+			fmt.Fprintf(&b, ". The API specification shows this list as GET %s: if the API serves it there, set %s to %q", alt, name(SettingPath(e.Endpoint)), alt)
+		}
 	case e.Status == statusNotFound:
 		b.WriteString(": the page was not found, though the endpoint answered earlier pages")
 	case e.Status == statusTooManyRequests:
@@ -114,6 +114,18 @@ func (e *APIError) WordWith(name Namer) string {
 		fmt.Fprintf(&b, " (the API said: %q)", e.Message)
 	}
 	return b.String()
+}
+
+// alternatePath is the path the specification shows for an endpoint whose
+// full path is assumed (apispec.Endpoint.Alternate), when url asked at the
+// assumed one; else "".
+func alternatePath(endpoint, url string) string {
+	for _, e := range apispec.Endpoints {
+		if e.Name == endpoint && strings.HasSuffix(url, e.DefaultPath) {
+			return e.Alternate
+		}
+	}
+	return ""
 }
 
 // Rounded prints a wait as people read it: 12.1s, 850ms.
