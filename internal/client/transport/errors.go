@@ -151,15 +151,6 @@ type goError struct {
 func (e *goError) Error() string { return e.what }
 func (e *goError) Unwrap() error { return e.err }
 
-// shownURL is u as scheme://host/path for errors and logs (the path fixes
-// a wrong endpoint_paths), redacted: a redirect chose it.
-func (t *Transport) shownURL(u *url.URL) string {
-	if u == nil {
-		return ""
-	}
-	return redact.Text(u.Scheme+"://"+u.Host+u.Path, 0, redact.Secret{Value: t.cfg.Token})
-}
-
 // scrubURLError drops *url.Error's repetition of the URL.
 func scrubURLError(err error) error {
 	var ue *url.Error
@@ -167,4 +158,14 @@ func scrubURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// attemptTimeoutError is an attempt that passed request_timeout.
+type attemptTimeoutError struct{ limit time.Duration }
+
+func (e *attemptTimeoutError) Error() string { return e.WordWith(failure.ConfigNames) }
+
+// WordWith words the timeout setting.
+func (e *attemptTimeoutError) WordWith(name failure.Namer) string {
+	return fmt.Sprintf("no complete answer within %s (%s)", name(failure.SettingTimeout), e.limit)
 }

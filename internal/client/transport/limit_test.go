@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -15,13 +16,13 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 	t.Parallel()
 	status := http.StatusBadGateway
 	tr := newTestTransport(Config{RetryWaitMin: time.Second, RetryWaitMax: time.Second, Network: answering{&status}})
-	a := tr.newAttempts(Request{Endpoint: "groups", Page: 1})
+	ctx, _ := tr.withAttempts(context.Background(), Request{Endpoint: "groups", Page: 1})
 	send := func() *http.Response {
-		req, err := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/x", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := tr.stack(a).RoundTrip(req)
+		resp, err := sender{tr}.RoundTrip(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,14 +31,14 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 	}
 	bad := send()
 
-	tr.backoff(a, tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, bad)
+	tr.backoff(tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, bad)
 	if !tr.pause.until.IsZero() {
 		t.Fatalf("a 502 paused the client until %v", tr.pause.until)
 	}
 	status = http.StatusTooManyRequests
 	before := time.Now()
 	limited := send()
-	wait := tr.backoff(a, tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, limited)
+	wait := tr.backoff(tr.cfg.RetryWaitMin, tr.cfg.RetryWaitMax, 0, limited)
 	if wait < 500*time.Millisecond || tr.pause.until.Before(before.Add(wait)) {
 		t.Fatalf("429 without Retry-After: wait %v, client paused until %v (%v from now)", wait, tr.pause.until, time.Until(tr.pause.until))
 	}
@@ -68,8 +69,8 @@ func (s *slowCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 func TestInFlightNeverPassesTheLimit(t *testing.T) {
 	t.Parallel()
 	network := &slowCounter{d: 50 * time.Millisecond}
-	tr := newTestTransport(Config{MaxConcurrency: 3})
-	sendConcurrently(t, func() http.RoundTripper { return &sendStage{t: tr, a: &attempts{}, base: network} }, 10).Wait()
+	tr := newTestTransport(Config{MaxConcurrency: 3, Network: network})
+	sendConcurrently(t, sender{tr}, 10).Wait()
 	if m := network.most.Load(); m != 3 {
 		t.Fatalf("%d requests were in flight at once, want the limit, 3", m)
 	}
@@ -78,10 +79,9 @@ func TestInFlightNeverPassesTheLimit(t *testing.T) {
 	}
 }
 
-// sendConcurrently sends n requests at once, each through a transport of
-// its own (a request's stack), each closing its body; wait on the group
-// for them all.
-func sendConcurrently(t *testing.T, stack func() http.RoundTripper, n int) *sync.WaitGroup {
+// sendConcurrently sends n requests at once through send, each closing
+// its body; wait on the group for them all.
+func sendConcurrently(t *testing.T, send http.RoundTripper, n int) *sync.WaitGroup {
 	t.Helper()
 	var wg sync.WaitGroup
 	for range n {
@@ -89,7 +89,7 @@ func sendConcurrently(t *testing.T, stack func() http.RoundTripper, n int) *sync
 		go func() {
 			defer wg.Done()
 			req, _ := http.NewRequest(http.MethodGet, "https://api.example.com/x", nil)
-			resp, err := stack().RoundTrip(req)
+			resp, err := send.RoundTrip(req)
 			if err != nil {
 				t.Error(err)
 				return

@@ -16,20 +16,6 @@ import (
 // error names a URL.
 func Origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
 
-// originTransport attaches the token only to the API's own origin.
-type originTransport struct {
-	origin   string
-	withAuth http.RoundTripper
-	without  http.RoundTripper
-}
-
-func (t *originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if Origin(req.URL) == t.origin {
-		return t.withAuth.RoundTrip(req)
-	}
-	return t.without.RoundTrip(req)
-}
-
 // sameOriginRedirects refuses redirects to another origin (a host the user
 // never configured); the origin, server text, is redacted.
 func (t *Transport) sameOriginRedirects(req *http.Request, via []*http.Request) error {

@@ -11,7 +11,60 @@ import (
 	"time"
 )
 
-// policy is CheckRetry of one request: it retries network errors, 429,
+// attempts is what one page's request went through, for its retry policy,
+// its error and its logs. It travels in the request's context, where the
+// retry hooks and the sender find it; all of them run on the request's
+// goroutine.
+type attempts struct {
+	sent     int // attempts sent
+	start    time.Time
+	endpoint string
+	page     int
+
+	charged int    // retries charged against MaxRetries
+	mark    uint64 // the client's successes at the request's last refusal for the rate
+	// pausedFor is the pause the last answer set (0: no refusal for the
+	// rate): the backoff.
+	pausedFor time.Duration
+}
+
+type attemptsKey struct{}
+
+// withAttempts is ctx carrying a new attempt record for r.
+func (t *Transport) withAttempts(ctx context.Context, r Request) (context.Context, *attempts) {
+	a := &attempts{start: time.Now(), mark: t.successes.Load(), endpoint: r.Endpoint, page: r.Page}
+	return context.WithValue(ctx, attemptsKey{}, a), a
+}
+
+// attemptsOf is the attempt record ctx carries; a request sent without
+// one (a test's) gets a record of its own.
+func attemptsOf(ctx context.Context) *attempts {
+	if a, ok := ctx.Value(attemptsKey{}).(*attempts); ok {
+		return a
+	}
+	return &attempts{start: time.Now()}
+}
+
+// othersProgressed reports successes since the last refusal (or start).
+func (a *attempts) othersProgressed(successes uint64) bool {
+	progressed := successes > a.mark
+	a.mark = successes
+	return progressed
+}
+
+// charge counts one retry against limit and reports whether it may be made.
+func (a *attempts) charge(limit int) bool {
+	a.charged++
+	return a.charged <= limit
+}
+
+// fields adds the endpoint and page to log fields.
+func (a *attempts) fields(f map[string]any) map[string]any {
+	f["endpoint"], f["page"] = a.endpoint, a.page
+	return f
+}
+
+// policy is the client's CheckRetry: it retries network errors, 429,
 // 5xx but 501, and a 2xx whose body is not a page (unless Final). What no
 // retry changes fails at once: an unknown host, an untrusted certificate,
 // a refused redirect, an oversized body, a Retry-After over MaxRetryWait.
@@ -21,10 +74,11 @@ import (
 // as fast as it allows, and twenty reads sharing a limit would otherwise
 // use up their retries waiting for one another. Such a request is bounded
 // by time instead (unchargedFor, and the read's context).
-func (t *Transport) policy(ctx context.Context, a *attempts, resp *http.Response, err error) (bool, error) {
+func (t *Transport) policy(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
+	a := attemptsOf(ctx)
 	if err != nil {
 		var redirect *RedirectError
 		var tooLarge *bodyTooLargeError
@@ -68,13 +122,14 @@ func (t *Transport) unchargedFor() time.Duration {
 	return time.Duration(t.cfg.MaxRetries+1) * t.cfg.MaxRetryWait
 }
 
-// backoff is Backoff of one request: after a refusal for the rate, the
-// pause the send stage set for the client; otherwise exponential in the
+// backoff is the client's Backoff: after a refusal for the rate, the
+// pause the sender set for the client; otherwise exponential in the
 // retries charged, with jitter (attempt is for an attempt with no answer).
-func (t *Transport) backoff(a *attempts, minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+func (t *Transport) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp == nil {
 		return exponentialJitter(minWait, maxWait, attempt)
 	}
+	a := attemptsOf(resp.Request.Context())
 	if wait := a.pausedFor; wait > 0 {
 		return wait
 	}

@@ -1,45 +1,47 @@
 package transport
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"sync"
+	"time"
 )
 
-// sendStage is where every attempt of a client goes out: it takes one of
-// the client's places in flight (a fixed limit shared by every data
-// source), waits out any Retry-After pause, sends, and counts a success; a
-// refusal for the rate pauses the whole client. The place is held until
-// the body is closed.
-type sendStage struct {
-	t    *Transport
-	a    *attempts
-	base http.RoundTripper
-}
+// sender is where every attempt of a client goes out, in one step: it
+// takes one of the client's places in flight (a fixed limit shared by
+// every data source), waits out any Retry-After pause, adds the token when
+// the URL is the API's own origin, and sends under the attempt's time
+// limit, started only then: waiting for a place or a pause is not taken
+// from it. It counts a success; a refusal for the rate pauses the whole
+// client. The place and the time limit are held until the body is closed.
+type sender struct{ t *Transport }
 
-func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
-	t, a := s.t, s.a
-	if err := t.inFlight.Acquire(req.Context(), 1); err != nil {
+func (s sender) RoundTrip(req *http.Request) (*http.Response, error) {
+	t, a, parent := s.t, attemptsOf(req.Context()), req.Context()
+	if err := t.inFlight.Acquire(parent, 1); err != nil {
 		return nil, err
 	}
 	release := func() { t.inFlight.Release(1) }
-	for {
-		waited, err := t.pause.wait(req.Context())
-		if err != nil {
-			release()
-			return nil, err
-		}
-		if waited == 0 {
-			break // no pause, or none begun while this one was waited out
-		}
-		t.cfg.Logger.Debug(req.Context(), "waited for the server's Retry-After before sending", a.fields(map[string]any{
-			"url": t.shownURL(req.URL), "waited": waited.String(),
-		}))
+	if err := t.waitForPause(req, a); err != nil {
+		release()
+		return nil, err
 	}
-	resp, err := s.base.RoundTrip(req)
+	ctx, cancel := context.WithTimeoutCause(parent, t.cfg.Timeout, &attemptTimeoutError{limit: t.cfg.Timeout})
+	req = req.Clone(ctx) // a RoundTripper leaves the request it was given as it was
+	if Origin(req.URL) == t.origin {
+		t.token.SetAuthHeader(req)
+	}
+	resp, err := t.network.RoundTrip(req)
 	a.pausedFor = 0
 	if err != nil {
+		timedOut := ctx.Err() != nil && parent.Err() == nil
+		cause := context.Cause(ctx)
+		cancel()
 		release()
+		if timedOut {
+			return nil, cause
+		}
 		return nil, err
 	}
 	switch {
@@ -48,8 +50,79 @@ func (s *sendStage) RoundTrip(req *http.Request) (*http.Response, error) {
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
 		t.successes.Add(1)
 	}
-	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	resp.Body = &sentBody{ReadCloser: resp.Body, ctx: ctx, parent: parent, cancel: cancel, release: release}
 	return resp, nil
+}
+
+// sentBody ends the attempt's time limit and gives its place back when
+// closed, and says when the time limit cut the body short.
+type sentBody struct {
+	io.ReadCloser
+	ctx, parent context.Context
+	cancel      context.CancelFunc
+	once        sync.Once
+	release     func()
+}
+
+func (b *sentBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.parent.Err() == nil && b.ctx.Err() != nil {
+		return n, context.Cause(b.ctx)
+	}
+	return n, err
+}
+
+func (b *sentBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(func() {
+		b.cancel()
+		b.release()
+	})
+	return err
+}
+
+// pauseGate holds every request of a client until the time a Retry-After
+// asked for: one 429 pauses all.
+type pauseGate struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+// extend moves the pause end to t if that is later.
+func (g *pauseGate) extend(t time.Time) {
+	g.mu.Lock()
+	if t.After(g.until) {
+		g.until = t
+	}
+	g.mu.Unlock()
+}
+
+// left is how long the pause still holds requests.
+func (g *pauseGate) left() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return time.Until(g.until)
+}
+
+// waitForPause waits out the client's pause, and any begun while it
+// waited, or until the request is cancelled.
+func (t *Transport) waitForPause(req *http.Request, a *attempts) error {
+	for {
+		d := t.pause.left()
+		if d <= 0 {
+			return nil
+		}
+		timer := time.NewTimer(d)
+		select {
+		case <-req.Context().Done():
+			timer.Stop()
+			return req.Context().Err()
+		case <-timer.C:
+		}
+		t.cfg.Logger.Debug(req.Context(), "waited for the server's Retry-After before sending", a.fields(map[string]any{
+			"url": t.shownURL(req.URL), "waited": d.String(),
+		}))
+	}
 }
 
 // pauseFor pauses the client for the wait a refusal for the rate asks, and
@@ -78,17 +151,4 @@ func isRateLimit(resp *http.Response) bool {
 	}
 	_, ok := retryAfter(resp)
 	return ok
-}
-
-// releasingBody gives the place back once, when the body is closed.
-type releasingBody struct {
-	io.ReadCloser
-	once    sync.Once
-	release func()
-}
-
-func (b *releasingBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.once.Do(b.release)
-	return err
 }

@@ -1,8 +1,9 @@
 // Package transport sends the client's requests: one GET of one page,
-// retried with go-retryablehttp (CheckRetry and Backoff bound to the
-// request's attempt record), under the client's limit on requests in
-// flight and its Retry-After pause; the body goes to the caller's Accept
-// inside the retry loop, so a 200 that is not a page is retried.
+// retried by one go-retryablehttp client (its CheckRetry and Backoff find
+// the request's attempt record in its context), sent by one RoundTripper
+// (send.go) under the client's limit on requests in flight and its
+// Retry-After pause; the body goes to the caller's Accept inside the retry
+// loop, so a 200 that is not a page is retried.
 package transport
 
 import (
@@ -23,6 +24,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
 // Config configures a Transport. The client fills every field.
@@ -52,8 +54,10 @@ type Logger interface {
 // Transport sends every request of one client, concurrently.
 type Transport struct {
 	cfg     Config
+	client  *retryablehttp.Client
 	network http.RoundTripper
-	tokens  oauth2.TokenSource
+	origin  string        // the base URL's, the only one the token goes to
+	token   *oauth2.Token // set on a request with its SetAuthHeader
 	// inFlight is the client's limit on requests in flight; successes its
 	// 2xx answers, which the retry policy measures progress by.
 	inFlight  *semaphore.Weighted
@@ -79,11 +83,25 @@ func New(cfg Config) *Transport {
 		}
 		network = pooled
 	}
-	return &Transport{
-		cfg: cfg, network: network,
-		tokens:   oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"}),
+	t := &Transport{
+		cfg: cfg, network: network, origin: Origin(cfg.Base),
+		token:    &oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"},
 		inFlight: semaphore.NewWeighted(int64(max(cfg.MaxConcurrency, 1))), pause: &pauseGate{},
 	}
+	t.client = &retryablehttp.Client{
+		HTTPClient: &http.Client{Transport: sender{t}, CheckRedirect: t.sameOriginRedirects},
+		// policy charges retries against MaxRetries itself.
+		RetryMax:     math.MaxInt32,
+		RetryWaitMin: cfg.RetryWaitMin,
+		RetryWaitMax: cfg.RetryWaitMax,
+		CheckRetry:   t.policy,
+		Backoff:      t.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, attempt int) {
+			t.logAttempt(req, attempt)
+		},
+	}
+	return t
 }
 
 // CloseIdle closes the idle connections.
@@ -106,7 +124,7 @@ type Request struct {
 // Get sends r (retrying as policy says) until Accept takes a body, or
 // returns an error naming the endpoint and page.
 func (t *Transport) Get(ctx context.Context, r Request) error {
-	a := t.newAttempts(r)
+	ctx, a := t.withAttempts(ctx, r)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
 	if err != nil {
 		return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "could not build the request", Err: err}
@@ -140,7 +158,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 	})
 
 	start := time.Now()
-	resp, err := t.retrying(a).Do(req)
+	resp, err := t.client.Do(req)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -192,43 +210,9 @@ func (t *Transport) statusError(r Request, a *attempts, resp *http.Response) err
 	}
 }
 
-// retrying is the retryablehttp client of one request: its hooks are
-// bound to the request's attempt record a.
-func (t *Transport) retrying(a *attempts) *retryablehttp.Client {
-	return &retryablehttp.Client{
-		HTTPClient: &http.Client{
-			Transport:     t.stack(a), // attemptTimeout bounds each attempt
-			CheckRedirect: t.sameOriginRedirects,
-		},
-		// policy charges retries against MaxRetries itself.
-		RetryMax:     math.MaxInt32,
-		RetryWaitMin: t.cfg.RetryWaitMin,
-		RetryWaitMax: t.cfg.RetryWaitMax,
-		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-			return t.policy(ctx, a, resp, err)
-		},
-		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-			return t.backoff(a, minWait, maxWait, attempt, resp)
-		},
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
-		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, attempt int) { t.logAttempt(a, req, attempt) },
-	}
-}
-
-// stack is what one request's attempts go through: the token (for the
-// base URL's origin only), the send stage, the attempt's time limit, the
-// network.
-func (t *Transport) stack(a *attempts) http.RoundTripper {
-	timed := &attemptTimeout{limit: t.cfg.Timeout, base: t.network}
-	sent := &sendStage{t: t, a: a, base: timed}
-	return &originTransport{
-		origin:   Origin(t.cfg.Base),
-		withAuth: &oauth2.Transport{Source: t.tokens, Base: sent},
-		without:  sent,
-	}
-}
-
-func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
+// logAttempt counts each attempt, and logs each retry.
+func (t *Transport) logAttempt(req *http.Request, attempt int) {
+	a := attemptsOf(req.Context())
 	a.sent++
 	if attempt == 0 {
 		return
@@ -236,6 +220,15 @@ func (t *Transport) logAttempt(a *attempts, req *http.Request, attempt int) {
 	t.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
 		"method": req.Method, "url": t.shownURL(req.URL), "attempt": attempt + 1,
 	}))
+}
+
+// shownURL is u as scheme://host/path for errors and logs (the path fixes
+// a wrong endpoint_paths), redacted: a redirect chose it.
+func (t *Transport) shownURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	return redact.Text(u.Scheme+"://"+u.Host+u.Path, 0, redact.Secret{Value: t.cfg.Token})
 }
 
 // now is replaced in tests.
