@@ -91,9 +91,7 @@ func readToEnd[T any, PT interface {
 		MaxPages: c.cfg.MaxPages, MaxInFlight: c.cfg.MaxConcurrency, KeepRaw: keepRaw,
 		Question: func(page, size int) string { return req.at(page, size).url(c.base) },
 		Recycle:  transport.Recycle,
-		NewGuard: func() paging.Guard[T] {
-			return guards[T]{newOrgGuard[T, PT](c, req.endpoint), newTokenGuard[T](c.cfg.Token, req.endpoint)}
-		},
+		NewGuard: func() paging.Guard[T] { return newRecordGuard[T, PT](c, req.endpoint) },
 		Budget:  budgetOf[T, PT](c, only),
 		Answers: c.answers,
 		Logger:  c.cfg.Logger,

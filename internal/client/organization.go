@@ -5,13 +5,10 @@ import (
 	"strings"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
-// The organization guard: with Config.OrganizationID set, one record of
-// another organization fails the read (a staging token in a production
-// pipeline). A record without organization_id passes.
+// The organization guard's error (guard.go).
 
 // OrganizationError is a read that returned records of another
 // organization than the one configured.
@@ -80,58 +77,4 @@ func firstRunes(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
-}
-
-// orgGuard checks the records of one pass, duplicates included.
-type orgGuard[T any, PT interface {
-	*T
-	record
-}] struct {
-	want     string // Config.OrganizationID; "" checks nothing
-	token    string
-	endpoint string
-	first    *OrganizationError
-}
-
-func newOrgGuard[T any, PT interface {
-	*T
-	record
-}](c *Client, endpoint string) *orgGuard[T, PT] {
-	return &orgGuard[T, PT]{want: c.cfg.OrganizationID, token: c.cfg.Token, endpoint: endpoint}
-}
-
-// See checks one record.
-func (g *orgGuard[T, PT]) See(rec *T, _ []byte) {
-	r := PT(rec)
-	if g.want == "" {
-		return
-	}
-	got := r.organizationValue()
-	if got == nil || *got == g.want {
-		return
-	}
-	if g.first == nil {
-		// Server text, redacted; the organization otherwise as sent, so
-		// that what makes it differ shows.
-		token := redact.Secret{Value: g.token}
-		g.first = &OrganizationError{Endpoint: g.endpoint, Want: g.want,
-			Got: redact.Secrets(*got, token), RecordID: redact.Text(r.Key(), 0, token)}
-	}
-	g.first.Count++
-}
-
-// Err is the pass's error, nil when every record passed.
-func (g *orgGuard[T, PT]) Err() error {
-	if g.first == nil {
-		return nil
-	}
-	return g.first
-}
-
-// withOrganizationField adds organization_id to a mask for the guard.
-func (c *Client) withOrganizationField(fields []string) []string {
-	if c.cfg.OrganizationID == "" {
-		return fields
-	}
-	return pagejson.WithMember(fields, "organization_id")
 }

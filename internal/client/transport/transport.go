@@ -177,7 +177,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		return t.requestFailed(r, a, failure.Redacted(scrubURLError(err), t.cfg.Token))
 	}
 	fields := map[string]any{
-		"method": req.Method, "url": t.shownURL(req.URL),
+		"method": req.Method, "url": askedURL(req.URL),
 		"endpoint": r.Endpoint, "page": r.Page, "status": resp.StatusCode,
 		"duration": time.Since(start).String(),
 	}
@@ -222,13 +222,17 @@ func (t *Transport) logAttempt(req *http.Request, attempt int) {
 	}))
 }
 
-// shownURL is u as scheme://host/path for errors and logs (the path fixes
-// a wrong endpoint_paths), redacted: a redirect chose it.
+// askedURL is the URL a request asked, as scheme://host/path for logs:
+// the client built it from the settings, so it holds no server text.
+func askedURL(u *url.URL) string { return u.Scheme + "://" + u.Host + u.Path }
+
+// shownURL is u as askedURL for errors and logs (the path fixes a wrong
+// endpoint_paths), redacted: a redirect may have chosen it.
 func (t *Transport) shownURL(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	return redact.Text(u.Scheme+"://"+u.Host+u.Path, 0, redact.Secret{Value: t.cfg.Token})
+	return redact.Text(askedURL(u), 0, redact.Secret{Value: t.cfg.Token})
 }
 
 // now is replaced in tests.
