@@ -94,6 +94,7 @@ var (
 	SettingTimeout        = failure.SettingTimeout
 	SettingCACerts        = failure.SettingCACerts
 	SettingMaxValues      = failure.SettingMaxValues
+	SettingPaths          = failure.SettingPaths
 )
 
 // The bounds a BudgetError names.

@@ -223,7 +223,7 @@ func endpointPathsSetting() setting {
 	desc := "Overrides of the endpoint paths, relative to `base_url`, by endpoint: " + andList(defaults) +
 		". The API specification shows the full paths of " + andList(shown) + " only; the " + andList(assumed) +
 		" defaults are an assumption. A key that names no endpoint is refused."
-	s := setting{name: "endpoint_paths", concerns: client.SettingPath(""), attribute: schema.MapAttribute{
+	s := setting{name: "endpoint_paths", concerns: client.SettingPaths, attribute: schema.MapAttribute{
 		Optional: true, ElementType: types.StringType, Description: desc, MarkdownDescription: markdown(desc),
 		Validators: []validator.Map{endpointPathsValidator{}},
 	}}

@@ -24,6 +24,8 @@ var (
 	SettingMaxRetryWait   = Setting{Field: "MaxRetryWait"}
 	SettingTimeout        = Setting{Field: "Timeout"}
 	SettingCACerts        = Setting{Field: "CACertPEM"}
+	// SettingPaths is Config.Paths as a whole; SettingPath one endpoint's.
+	SettingPaths = Setting{Field: "Paths"}
 )
 
 // SettingPath is the path of one endpoint, Config.Paths[endpoint].

@@ -71,6 +71,3 @@ func (a *accumulator[T, PT]) verdict(err error) error {
 
 // hashSeed is per process: hashes only compare pages of one run.
 var hashSeed = maphash.MakeSeed()
-
-// hashBody fingerprints a page's bytes.
-func hashBody(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }

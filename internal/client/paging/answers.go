@@ -23,24 +23,9 @@ type answer struct {
 }
 
 // noRecords is the answer of an empty page, and of a page refused past
-// the end of the list: both say there is nothing there.
-var noRecords = answer{digest: newIDsHash().sum()}
-
-// idsHash fingerprints record ids one at a time.
-type idsHash struct{ h maphash.Hash }
-
-func newIDsHash() *idsHash {
-	var i idsHash
-	i.h.SetSeed(hashSeed)
-	return &i
-}
-
-func (i *idsHash) add(id string) {
-	i.h.WriteString(id)
-	i.h.WriteByte(0) // ids "ab","c" and "a","bc" differ
-}
-
-func (i *idsHash) sum() uint64 { return i.h.Sum64() }
+// the end of the list: both say there is nothing there. It is answerOf's
+// digest of no ids.
+var noRecords = answer{digest: maphash.String(hashSeed, "")}
 
 // Answers are the answers last believed in one run, by question (a page's
 // URL): two data sources reading one URL must not get two lists.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
@@ -118,15 +119,17 @@ func answerOf[T any, PT interface {
 	Record
 }](recs []pagejson.Record[T], bodyHash uint64) answer {
 
-	ids := newIDsHash()
+	var ids maphash.Hash
+	ids.SetSeed(hashSeed)
 	for i := range recs {
 		id := PT(&recs[i].Rec).Key()
 		if id == "" {
 			return answer{digest: bodyHash, records: len(recs)}
 		}
-		ids.add(id)
+		ids.WriteString(id)
+		ids.WriteByte(0) // ids "ab","c" and "a","bc" differ
 	}
-	return answer{digest: ids.sum(), records: len(recs)}
+	return answer{digest: ids.Sum64(), records: len(recs)}
 }
 
 func pageSaid[T any](p decodedPage[T]) answer { return p.said }
@@ -150,7 +153,7 @@ func (r *countReader[T, PT]) fetch(ctx context.Context, page int) (decodedPage[T
 	if err != nil {
 		return decodedPage[T]{}, err
 	}
-	bodyHash := hashBody(p.Body)
+	bodyHash := maphash.Bytes(hashSeed, p.Body)
 	return decodedPage[T]{records: p.Records, bodyHash: bodyHash, body: p.Body, question: r.rd.Question(page, size),
 		said: answerOf[T, PT](p.Records, bodyHash), asked: size}, nil
 }

@@ -3,6 +3,7 @@ package paging
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"slices"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
@@ -112,11 +113,9 @@ func printsOf[T any, PT interface {
 	out := make([]uint64, len(recs))
 	for i := range recs {
 		if id := PT(&recs[i].Rec).Key(); id != "" {
-			h := newIDsHash()
-			h.add(id)
-			out[i] = h.sum()
+			out[i] = maphash.String(hashSeed, id)
 		} else {
-			out[i] = hashBody(recs[i].Raw)
+			out[i] = maphash.Bytes(hashSeed, recs[i].Raw)
 		}
 	}
 	return out
