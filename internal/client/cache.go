@@ -17,8 +17,6 @@ type cache struct {
 
 const defaultRetainUpTo = 10_000
 
-func (c *cache) retains(n int) bool { return n <= c.retainUpTo }
-
 // keep holds a result for the run whatever its size: for one held anyway
 // (a lookup's index holds its list).
 func (c *cache) keep(key string, v any) {
@@ -58,7 +56,7 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 			v, err := read(readCtx)
 			cancel()
 			c.mu.Lock()
-			if err == nil && c.retains(records(v)) {
+			if err == nil && records(v) <= c.retainUpTo {
 				c.done[key] = v
 			}
 			if c.flights[key] == f {

@@ -62,7 +62,7 @@ func readList[T any, PT interface {
 	if err != nil {
 		return listResult[T]{}, err
 	}
-	key := cacheKey(req, l.opts.KeepRaw) + "|" + l.kind + "|" + only.Key()
+	key := fmt.Sprintf("%s|%s|%s|%s|%d|%t|%s|%s", req.endpoint, req.path, req.filters.Encode(), req.sizeParam, req.size, l.opts.KeepRaw, l.kind, only.Key())
 	if l.retain {
 		defer func() {
 			if err == nil {
@@ -89,12 +89,12 @@ func readToEnd[T any, PT interface {
 	rd := paging.Read[T]{
 		Endpoint: req.endpoint, Size: req.size, DefaultSize: pg.DefaultSize, MaxSize: pg.MaxSize,
 		MaxPages: c.cfg.MaxPages, MaxInFlight: c.cfg.MaxConcurrency, KeepRaw: keepRaw,
-		Question: func(page, size int) string { return req.at(page, size).url(c.base) },
+		Question: func(page, size int) string { return req.url(c.base, page, size) },
 		Recycle:  transport.Recycle,
 		NewGuard: func() paging.Guard[T] { return newRecordGuard[T, PT](c, req.endpoint) },
-		Budget:  budgetOf[T, PT](c, only),
-		Answers: c.answers,
-		Logger:  c.cfg.Logger,
+		Budget:   budgetOf[T, PT](c, only),
+		Answers:  c.answers,
+		Logger:   c.cfg.Logger,
 	}
 	var out listResult[T]
 	var stats paging.Stats
@@ -118,10 +118,11 @@ func readToEnd[T any, PT interface {
 	if err != nil {
 		return listResult[T]{}, err
 	}
-	fields := stats.Fields()
-	fields["endpoint"], fields["records"], fields["page_size"] = req.endpoint, len(out.records), req.size
-	fields["duration"] = time.Since(start).String()
-	c.cfg.Logger.Debug(ctx, "read complete", fields)
+	c.cfg.Logger.Debug(ctx, "read complete", map[string]any{
+		"endpoint": req.endpoint, "records": len(out.records), "page_size": req.size, "duration": time.Since(start).String(),
+		"pages": stats.Pages, "server_page_size": stats.ServerPageSize, "total_pages": stats.TotalPages,
+		"duplicates_dropped": stats.Duplicates, "requests_discarded": stats.Discarded, "reread": stats.Reread,
+	})
 	return out, nil
 }
 
@@ -131,9 +132,12 @@ func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page 
 	return func(ctx context.Context, page, size int) (paging.Page[T], error) {
 		var p paging.Page[T]
 		err := c.transport.Get(ctx, transport.Request{
-			Endpoint: req.endpoint, Page: page, URL: req.at(page, size).url(c.base),
+			Endpoint: req.endpoint, Page: page, URL: req.url(c.base, page, size),
 			Accept: func(body []byte) error {
-				if fixed := c.repairText(ctx, body, req.endpoint, page); len(body) > 0 && &fixed[0] != &body[0] {
+				if fixed, values := pagejson.RepairStrings(body); values > 0 {
+					c.cfg.Logger.Warn(ctx, "replaced text that is not valid Unicode with U+FFFD", map[string]any{
+						"endpoint": req.endpoint, "page": page, "values_repaired": values,
+					})
 					transport.Recycle(body) // the repaired copy is decoded instead
 					body = fixed
 				}
@@ -176,23 +180,17 @@ type pageRequest struct {
 	path      string // relative to the base URL
 	filters   url.Values
 	sizeParam string // "count" or "limit"
-	size      int
-	page      int
+	size      int    // the page size asked for
 }
 
-// at is the request of one page of size records.
-func (r pageRequest) at(page, size int) pageRequest {
-	r.page, r.size = page, size
-	return r
-}
-
-func (r pageRequest) url(base *url.URL) string {
+// url is the URL of one page of size records.
+func (r pageRequest) url(base *url.URL, page, size int) string {
 	q := url.Values{}
 	for k, vs := range r.filters {
 		q[k] = vs
 	}
-	q.Set("page", strconv.Itoa(r.page))
-	q.Set(r.sizeParam, strconv.Itoa(r.size))
+	q.Set("page", strconv.Itoa(page))
+	q.Set(r.sizeParam, strconv.Itoa(size))
 	u := *base
 	u.Path = base.Path + r.path
 	u.RawQuery = q.Encode()
@@ -210,19 +208,4 @@ func (c *Client) request(endpoint string, size int) (pageRequest, error) {
 		return pageRequest{}, err
 	}
 	return pageRequest{endpoint: endpoint, path: c.cfg.Paths[endpoint], sizeParam: paging.SizeParam, size: size}, nil
-}
-
-func cacheKey(r pageRequest, keepRaw bool) string {
-	return fmt.Sprintf("%s|%s|%s|%s|%d|%t", r.endpoint, r.path, r.filters.Encode(), r.sizeParam, r.size, keepRaw)
-}
-
-// repairText returns body with its strings repaired, warning of them.
-func (c *Client) repairText(ctx context.Context, body []byte, endpoint string, page int) []byte {
-	fixed, values := pagejson.RepairStrings(body)
-	if values > 0 {
-		c.cfg.Logger.Warn(ctx, "replaced text that is not valid Unicode with U+FFFD", map[string]any{
-			"endpoint": endpoint, "page": page, "values_repaired": values,
-		})
-	}
-	return fixed
 }

@@ -28,7 +28,7 @@ func newAccumulator[T any, PT interface {
 	*T
 	Record
 }](rd *Read[T]) *accumulator[T, PT] {
-	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: rd.guard(), budget: rd.Budget, endpoint: rd.Endpoint}
+	return &accumulator[T, PT]{seen: map[string]struct{}{}, guard: rd.NewGuard(), budget: rd.Budget, endpoint: rd.Endpoint}
 }
 
 // keep appends the records of page not seen before (at their first

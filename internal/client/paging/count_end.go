@@ -6,20 +6,9 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// checkPageOneUnchanged asks for page 1 again after a concurrent read:
-// records inserted or removed within page 1 while later pages were served
-// can leave a gap no page shows, and page 1 then holds other records than
-// it did (DESIGN.md, "Data that changes during a read").
-func (r *countReader[T, PT]) checkPageOneUnchanged() error {
-	if f := r.front; f != nil {
-		return r.firstPageAgain(f.p, f.err, "")
-	}
-	again, err := r.fetch(r.ctx, 1)
-	return r.firstPageAgain(again, err, "")
-}
-
-// pageOneCheck is page 1 asked again when the page at claimed the end.
-type pageOneCheck[T any] struct {
+// closingCheck is page 1 asked again when the page at claimed the end
+// (countReader.read).
+type closingCheck[T any] struct {
 	at  int
 	p   decodedPage[T]
 	err error
@@ -31,19 +20,19 @@ type pageOneCheck[T any] struct {
 // share a round trip. The goroutine ends before this function returns; step
 // drops the check when records come after it.
 func (r *countReader[T, PT]) withClosingCheck(page int, confirm func()) {
-	if !r.concurrent || page < 2 || r.front != nil {
+	if !r.concurrent || page < 2 || r.closing != nil {
 		confirm()
 		return
 	}
 	var g errgroup.Group
-	f := &pageOneCheck[T]{at: page}
+	c := &closingCheck[T]{at: page}
 	g.Go(func() error {
-		f.p, f.err = r.fetch(r.ctx, 1)
+		c.p, c.err = r.fetch(r.ctx, 1)
 		return nil
 	})
 	confirm()
 	_ = g.Wait()
-	r.front = f
+	r.closing = c
 }
 
 // checkShortFirstPage runs when page 2 holds more records than page 1:
@@ -64,7 +53,7 @@ func (r *countReader[T, PT]) firstPageAgain(again decodedPage[T], err error, ifR
 	if err != nil {
 		return err
 	}
-	r.rd.recycle(again.body)
+	r.rd.Recycle(again.body)
 	if again.said.digest == r.firstSaid.digest {
 		return nil
 	}
@@ -78,7 +67,7 @@ func (r *countReader[T, PT]) firstPageAgain(again decodedPage[T], err error, ifR
 // beyondEnd looks at a page past the confirmed end that was already
 // answered: records there say the end was false, and the read starts again.
 func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
-	r.rd.recycle(p.body)
+	r.rd.Recycle(p.body)
 	if len(p.records) == 0 {
 		return nil
 	}

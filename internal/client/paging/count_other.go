@@ -23,7 +23,7 @@ func (r *countReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([
 		return nil, err
 	}
 	prints := printsOf[T, PT](p.Records)
-	r.rd.recycle(p.Body)
+	r.rd.Recycle(p.Body)
 	return prints, nil
 }
 
@@ -47,7 +47,7 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 	r.rd.Logger.Warn(r.ctx, "a page ended the list, but the same place asked with another page size holds more records: the answer was not true; asking the page again", map[string]any{
 		"endpoint": r.rd.Endpoint, "page": page, "records": len(p.records),
 	})
-	r.rd.recycle(p.body)
+	r.rd.Recycle(p.body)
 	again, err := askUntilOther(r.ctx, r.rd.Endpoint, page, p.said, r.askOrEmpty, pageSaid[T])
 	if err != nil {
 		return again, false, err

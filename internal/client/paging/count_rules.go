@@ -54,7 +54,7 @@ func (r *countReader[T, PT]) learnFrom(page int, p decodedPage[T]) {
 func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 	n := len(p.records)
 	fresh, err := r.acc.keep(page, p.records, r.rd.KeepRaw)
-	r.rd.recycle(p.body) // the kept records hold copies, not the body
+	r.rd.Recycle(p.body) // the kept records hold copies, not the body
 	if err != nil {
 		return err
 	}

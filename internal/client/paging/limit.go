@@ -19,6 +19,7 @@ func ReadLimit[T any, PT interface {
 	*T
 	Record
 }](ctx context.Context, rd Read[T]) ([]T, int, Stats, error) {
+	rd.withDefaults()
 	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](&rd)}
 	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m))
 	if err = m.acc.verdict(err); err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 // Read is one read of one endpoint: what the rules need of the client.
+// ReadCount and ReadLimit fill the nil functions with ones that do nothing.
 type Read[T any] struct {
 	Endpoint string // named in errors and logs
 	Size     int    // the page size asked for (count or limit)
@@ -26,7 +27,8 @@ type Read[T any] struct {
 	Fetch func(ctx context.Context, page, size int) (Page[T], error)
 	// Question is the URL a page is asked at.
 	Question func(page, size int) string
-	// Recycle takes back a page's body once its records are kept.
+	// Recycle takes back a page's body once its records are kept (nil or
+	// not); nil keeps none.
 	Recycle func(body []byte)
 	// NewGuard checks every record of one pass; nil checks nothing.
 	NewGuard func() Guard[T]
@@ -77,29 +79,18 @@ type Stats struct {
 	Reread                     bool
 }
 
-// Fields are the stats as log fields.
-func (s Stats) Fields() map[string]any {
-	return map[string]any{
-		"pages": s.Pages, "server_page_size": s.ServerPageSize, "total_pages": s.TotalPages,
-		"duplicates_dropped": s.Duplicates, "requests_discarded": s.Discarded, "reread": s.Reread,
-	}
-}
-
 // noGuard checks nothing.
 type noGuard[T any] struct{}
 
 func (noGuard[T]) See(*T, []byte) {}
 func (noGuard[T]) Err() error     { return nil }
 
-func (r *Read[T]) guard() Guard[T] {
+// withDefaults fills the functions left nil with ones that do nothing.
+func (r *Read[T]) withDefaults() {
 	if r.NewGuard == nil {
-		return noGuard[T]{}
+		r.NewGuard = func() Guard[T] { return noGuard[T]{} }
 	}
-	return r.NewGuard()
-}
-
-func (r *Read[T]) recycle(body []byte) {
-	if r.Recycle != nil && body != nil {
-		r.Recycle(body)
+	if r.Recycle == nil {
+		r.Recycle = func([]byte) {}
 	}
 }

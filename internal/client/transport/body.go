@@ -15,14 +15,6 @@ const maxPooledBody = 8 << 20
 
 var bodyPool sync.Pool // of *[]byte
 
-// getBody returns a buffer of n bytes, recycled when one is at hand.
-func getBody(n int) []byte {
-	if p, ok := bodyPool.Get().(*[]byte); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]byte, n)
-}
-
 // Recycle hands a body back for later pages. The caller must hold no
 // reference into it.
 func Recycle(b []byte) {
@@ -39,7 +31,12 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	if n < 0 || n > limit {
 		return readCapped(resp.Body, limit)
 	}
-	buf := getBody(int(n))
+	var buf []byte
+	if p, ok := bodyPool.Get().(*[]byte); ok && cap(*p) >= int(n) {
+		buf = (*p)[:n] // a recycled body
+	} else {
+		buf = make([]byte, n)
+	}
 	if _, err := io.ReadFull(resp.Body, buf); err != nil {
 		Recycle(buf)
 		return nil, err

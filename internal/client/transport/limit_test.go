@@ -16,7 +16,7 @@ func TestRateLimitWithoutRetryAfterPausesTheClient(t *testing.T) {
 	t.Parallel()
 	status := http.StatusBadGateway
 	tr := newTestTransport(Config{RetryWaitMin: time.Second, RetryWaitMax: time.Second, Network: answering{&status}})
-	ctx, _ := tr.withAttempts(context.Background(), Request{Endpoint: "groups", Page: 1})
+	ctx := context.WithValue(context.Background(), attemptsKey{}, &attempts{endpoint: "groups", page: 1})
 	send := func() *http.Response {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/x", nil)
 		if err != nil {

@@ -28,13 +28,8 @@ type attempts struct {
 	pausedFor time.Duration
 }
 
+// attemptsKey is the context key of a request's attempt record (Get).
 type attemptsKey struct{}
-
-// withAttempts is ctx carrying a new attempt record for r.
-func (t *Transport) withAttempts(ctx context.Context, r Request) (context.Context, *attempts) {
-	a := &attempts{start: time.Now(), mark: t.successes.Load(), endpoint: r.Endpoint, page: r.Page}
-	return context.WithValue(ctx, attemptsKey{}, a), a
-}
 
 // attemptsOf is the attempt record ctx carries; a request sent without
 // one (a test's) gets a record of its own.

@@ -97,18 +97,13 @@ func (g *pauseGate) extend(t time.Time) {
 	g.mu.Unlock()
 }
 
-// left is how long the pause still holds requests.
-func (g *pauseGate) left() time.Duration {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return time.Until(g.until)
-}
-
 // waitForPause waits out the client's pause, and any begun while it
 // waited, or until the request is cancelled.
 func (t *Transport) waitForPause(req *http.Request, a *attempts) error {
 	for {
-		d := t.pause.left()
+		t.pause.mu.Lock()
+		d := time.Until(t.pause.until)
+		t.pause.mu.Unlock()
 		if d <= 0 {
 			return nil
 		}

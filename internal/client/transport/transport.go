@@ -124,7 +124,8 @@ type Request struct {
 // Get sends r (retrying as policy says) until Accept takes a body, or
 // returns an error naming the endpoint and page.
 func (t *Transport) Get(ctx context.Context, r Request) error {
-	ctx, a := t.withAttempts(ctx, r)
+	a := &attempts{start: time.Now(), mark: t.successes.Load(), endpoint: r.Endpoint, page: r.Page}
+	ctx = context.WithValue(ctx, attemptsKey{}, a)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
 	if err != nil {
 		return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "could not build the request", Err: err}
@@ -177,7 +178,7 @@ func (t *Transport) Get(ctx context.Context, r Request) error {
 		return t.requestFailed(r, a, failure.Redacted(scrubURLError(err), t.cfg.Token))
 	}
 	fields := map[string]any{
-		"method": req.Method, "url": askedURL(req.URL),
+		"method": req.Method, "url": req.URL.Scheme + "://" + req.URL.Host + req.URL.Path, // the query's page is a field
 		"endpoint": r.Endpoint, "page": r.Page, "status": resp.StatusCode,
 		"duration": time.Since(start).String(),
 	}
@@ -222,17 +223,15 @@ func (t *Transport) logAttempt(req *http.Request, attempt int) {
 	}))
 }
 
-// askedURL is the URL a request asked, as scheme://host/path for logs:
-// the client built it from the settings, so it holds no server text.
-func askedURL(u *url.URL) string { return u.Scheme + "://" + u.Host + u.Path }
-
-// shownURL is u as askedURL for errors and logs (the path fixes a wrong
-// endpoint_paths), redacted: a redirect may have chosen it.
+// shownURL is u as scheme://host/path for errors and logs (the path fixes
+// a wrong endpoint_paths), redacted: a redirect may have chosen it. (The
+// URL a request asked is logged as it is: the client built it from the
+// settings.)
 func (t *Transport) shownURL(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	return redact.Text(askedURL(u), 0, redact.Secret{Value: t.cfg.Token})
+	return redact.Text(u.Scheme+"://"+u.Host+u.Path, 0, redact.Secret{Value: t.cfg.Token})
 }
 
 // now is replaced in tests.
