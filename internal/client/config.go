@@ -57,7 +57,7 @@ type Config struct {
 	MaxPages     int   // ends runaway paging with an error
 	MaxBodyBytes int64 // one response body
 	// MaxValues (0: the default) and MaxBytes (0: none) bound what one
-	// read holds (weight.go); past them it fails with a *BudgetError.
+	// read holds (records.go, weigh); past them it fails with a *BudgetError.
 	MaxValues, MaxBytes        int64
 	RetryWaitMin, RetryWaitMax time.Duration // the exponential backoff
 	// MaxRetryWait is the longest wait before a retry; a longer

@@ -27,7 +27,7 @@ type ListOptions struct {
 type record interface {
 	paging.Record
 	organizationValue() *string
-	weigh() (nested, text int64) // weight.go
+	weigh() (nested, text int64) // records.go
 }
 
 // listRead is one read of a list endpoint.

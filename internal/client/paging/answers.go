@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // A lagging replica or a timed-out backend answers 200 with an empty or
@@ -116,4 +118,135 @@ func recordCounts(as []answer) string {
 		parts[i] = fmt.Sprintf("%d records", a.records)
 	}
 	return strings.Join(parts, ", then ")
+}
+
+// A cache keyed by URL repeats a lie however often it is asked, so an
+// answer that ends a read is confirmed by another question: the page that
+// holds the claimed end, asked with another page size (DESIGN.md, "Paging
+// rules"). A lie only takes records away, so records past the end refute
+// the claim, and an answer lacking records the read holds tells nothing.
+// The end falls in the first half of the other page (2r < size), so that
+// a page cut in half still shows records past a false end.
+
+// endClaim is an answer claiming that the list ends at position end (no
+// record there), with the fingerprints of the records the read holds at
+// positions [from, end): the page before and the claiming page's own.
+type endClaim struct {
+	end, from int
+	held      []uint64
+}
+
+// verdict is what another question's answer says of a claim.
+type verdict int
+
+const (
+	unusable verdict = iota // it lacks records the read holds: a lie of its own
+	confirms                // the held records, and nothing past the end
+	refutes                 // records past the end: the claim was false
+)
+
+// otherQuestions are up to n questions (page, size) whose page holds the
+// end in its first half and starts among the held records, sizes nearest
+// to size first; for an empty list (end 0), page 1.
+func (c endClaim) otherQuestions(size, maxSize, n int) [][2]int {
+	var out [][2]int
+	for d := 1; len(out) < n && (size-d >= 2 || size+d <= maxSize); d++ {
+		for _, s := range []int{size - d, size + d} {
+			if s < 2 || s > maxSize || len(out) == n {
+				continue
+			}
+			if c.end == 0 {
+				out = append(out, [2]int{1, s})
+				continue
+			}
+			r := c.end % s
+			if r >= 1 && 2*r < s && c.end-r >= c.from {
+				out = append(out, [2]int{c.end/s + 1, s})
+			}
+		}
+	}
+	return out
+}
+
+// judge reads another question's answer, whose page starts at position
+// start: the records it holds in fingerprints.
+func (c endClaim) judge(start int, answer []uint64) verdict {
+	before := c.end - start // records it must repeat
+	if len(answer) < before || !slices.Equal(answer[:before], c.held[start-c.from:]) {
+		return unusable
+	}
+	if len(answer) > before {
+		return refutes
+	}
+	return confirms
+}
+
+// otherOpinions is how many other questions a claim may take; an empty
+// list needs two to agree, as no held record tells its lie from the truth.
+const otherOpinions = 3
+
+// askOther tests a claim with other questions (fetch returns a page's
+// record fingerprints): confirms, refutes, or unusable when no answer lines
+// up with the read's pages (a server that ignores the size asked); the
+// caller then asks the page itself again.
+func askOther(ctx context.Context, c endClaim, size, maxSize int,
+	fetch func(ctx context.Context, page, size int) ([]uint64, error),
+) (verdict, error) {
+	need := 1
+	if c.end == 0 {
+		need = 2
+	}
+	confirmed := 0
+	for _, q := range c.otherQuestions(size, maxSize, otherOpinions) {
+		answer, err := fetch(ctx, q[0], q[1])
+		if err != nil {
+			return unusable, err
+		}
+		switch c.judge((q[0]-1)*q[1], answer) {
+		case refutes:
+			return refutes, nil
+		case confirms:
+			if confirmed++; confirmed == need {
+				return confirms, nil
+			}
+		}
+	}
+	return unusable, nil
+}
+
+// printsOf fingerprints records for a claim: by id, or by their bytes
+// for records without one (before the page's body is recycled).
+func printsOf[T any, PT interface {
+	*T
+	Record
+}](recs []pagejson.Record[T]) []uint64 {
+	out := make([]uint64, len(recs))
+	for i := range recs {
+		if id := PT(&recs[i].Rec).Key(); id != "" {
+			out[i] = maphash.String(hashSeed, id)
+		} else {
+			out[i] = maphash.Bytes(hashSeed, recs[i].Raw)
+		}
+	}
+	return out
+}
+
+// maxRefuted is how many times a refuted page is asked again for another
+// answer before the read fails.
+const maxRefuted = 4
+
+// askUntilOther asks page again until its answer differs from the refuted
+// one, and returns that answer.
+func askUntilOther[P any](ctx context.Context, endpoint string, page int, refuted answer,
+	ask func(context.Context, int) (P, error), said func(P) answer,
+) (P, error) {
+	for range maxRefuted {
+		again, err := ask(ctx, page)
+		if err != nil || said(again).digest != refuted.digest {
+			return again, err
+		}
+	}
+	var zero P
+	return zero, &failure.PageError{Endpoint: endpoint, Page: page, Err: failure.ErrInconsistentAnswers, Reason: fmt.Sprintf(
+		"the page's answer (%d records) ends the list, but the same page asked with another page size holds records past that end, and asked %d times more the page gave the same answer: the server repeats an answer that is not true; try again later", refuted.records, maxRefuted)}
 }

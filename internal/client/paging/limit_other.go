@@ -6,7 +6,7 @@ import (
 )
 
 // claimAt is the end a page of n results claims, when another question
-// can test it (other_question.go): the server serves the limit asked, and
+// can test it (answers.go, askOther): the server serves the limit asked, and
 // the page before was full.
 func (m *limitReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
 	size := m.rd.Size
