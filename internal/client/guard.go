@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
@@ -71,15 +70,17 @@ func newRecordGuard[T any, PT interface {
 // time.
 func (g *recordGuard[T, PT]) See(rec *T, raw []byte) {
 	g.seen++
-	if got := PT(rec).organizationValue(); g.org != "" && got != nil && *got != g.org {
-		if g.otherOrg == nil {
-			// Server text, redacted; the organization otherwise as sent,
-			// so that what makes it differ shows.
-			token := redact.Secret{Value: g.token}
-			g.otherOrg = &OrganizationError{Endpoint: g.endpoint, Want: g.org,
-				Got: redact.Secrets(*got, token), RecordID: redact.Text(PT(rec).Key(), 0, token)}
+	if g.org != "" {
+		if got := PT(rec).organizationValue(); got != nil && *got != g.org {
+			if g.otherOrg == nil {
+				// Server text, redacted; the organization otherwise as
+				// sent, so that what makes it differ shows.
+				token := redact.Secret{Value: g.token}
+				g.otherOrg = &OrganizationError{Endpoint: g.endpoint, Want: g.org,
+					Got: redact.Secrets(*got, token), RecordID: redact.Text(PT(rec).Key(), 0, token)}
+			}
+			g.otherOrg.Count++
 		}
-		g.otherOrg.Count++
 	}
 	if g.spelled == nil || g.inRecord != nil {
 		return
@@ -151,12 +152,4 @@ func joinPath(prefix, name string) string {
 		return name
 	}
 	return prefix + "." + name
-}
-
-// withOrganizationField adds organization_id to a mask for the guard.
-func (c *Client) withOrganizationField(fields []string) []string {
-	if c.cfg.OrganizationID == "" {
-		return fields
-	}
-	return pagejson.WithMember(fields, "organization_id")
 }

@@ -58,7 +58,11 @@ func readList[T any, PT interface {
 		return listResult[T]{}, err
 	}
 	req.filters = l.filters
-	only, err := pagejson.NewMask[T](c.withOrganizationField(l.fields))
+	fields := l.fields
+	if c.cfg.OrganizationID != "" {
+		fields = pagejson.WithMember(fields, "organization_id") // for the record guard
+	}
+	only, err := pagejson.NewMask[T](fields)
 	if err != nil {
 		return listResult[T]{}, err
 	}

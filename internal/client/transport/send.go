@@ -29,8 +29,8 @@ func (s sender) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx, cancel := context.WithTimeoutCause(parent, t.cfg.Timeout, &attemptTimeoutError{limit: t.cfg.Timeout})
 	req = req.Clone(ctx) // a RoundTripper leaves the request it was given as it was
-	if Origin(req.URL) == t.origin {
-		t.token.SetAuthHeader(req)
+	if req.URL.Scheme == t.cfg.Base.Scheme && req.URL.Host == t.cfg.Base.Host {
+		t.token.SetAuthHeader(req) // the API's origin: Origin(req.URL) is the base URL's
 	}
 	resp, err := t.network.RoundTrip(req)
 	a.pausedFor = 0

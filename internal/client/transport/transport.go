@@ -59,7 +59,6 @@ type Transport struct {
 	cfg     Config
 	client  *retryablehttp.Client
 	network http.RoundTripper
-	origin  string        // the base URL's, the only one the token goes to
 	token   *oauth2.Token // set on a request with its SetAuthHeader
 	// inFlight is the client's limit on requests in flight; successes its
 	// 2xx answers, which the retry policy measures progress by.
@@ -87,7 +86,7 @@ func New(cfg Config) *Transport {
 		network = pooled
 	}
 	t := &Transport{
-		cfg: cfg, network: network, origin: Origin(cfg.Base),
+		cfg: cfg, network: network,
 		token:    &oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"},
 		inFlight: semaphore.NewWeighted(int64(max(cfg.MaxConcurrency, 1))), pause: &pauseGate{},
 	}
