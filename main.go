@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/signal"
@@ -51,6 +52,13 @@ func main() {
 	// for the life of the process: a second Ctrl-C is Terraform's to act on.
 	interrupt, stopCatching := signal.NotifyContext(context.Background(), os.Interrupt)
 
+	// Go's standard logger has one writer in a serving provider: net/http,
+	// which logs the bytes a server sends on an idle connection (quoted, but
+	// as the server chose them) to stderr, and Terraform keeps a provider's
+	// stderr in its log. A server must not write there, where a token it
+	// echoes would land: the provider logs through tflog, redacted.
+	log.SetOutput(io.Discard)
+
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
@@ -58,7 +66,8 @@ func main() {
 	err := tf6server.Serve(provider.RegistryAddress, provider.NewServer(interrupt, version), opts...)
 	stopCatching()
 	if err != nil {
-		log.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 }
 

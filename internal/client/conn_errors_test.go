@@ -180,3 +180,32 @@ func TestGoErrorsAreSaidInOwnWords(t *testing.T) {
 		}
 	}
 }
+
+// A certificate the client will not trust is said in the client's words:
+// Go's text names what the certificate holds (the names it is valid for,
+// its issuer), which the server chose and could spell the token in.
+func TestUntrustedCertificateIsSaidInOwnWords(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("a request reached the server through an untrusted TLS connection")
+	}))
+	t.Cleanup(srv.Close)
+	trusted := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	for _, c := range []struct {
+		name, base string
+		ca         []byte
+		want       string
+	}{
+		{"an unknown authority", srv.URL, nil, "x509: the certificate is signed by an authority this machine does not trust"},
+		// The test server's certificate names example.com and 127.0.0.1.
+		{"another host's certificate", "https://localhost:" + port, trusted, "x509: the certificate is not valid for the base URL's host"},
+	} {
+		cl := newClient(t, Config{BaseURL: c.base, CACertPEM: c.ca, MaxRetries: NoRetries})
+		_, err := cl.Groups(context.Background(), ListOptions{})
+		requirePageError(t, err, "groups", 1)
+		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "example.com") || strings.Contains(msg, "Acme") {
+			t.Errorf("%s: %q, want it to say %q and quote nothing of the certificate", c.name, msg, c.want)
+		}
+	}
+}

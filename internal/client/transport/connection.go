@@ -79,6 +79,27 @@ func isCertificateError(err error) bool {
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
 }
 
+// certificateInOwnWords replaces the text of a certificate the client
+// will not trust by its own words: Go's names what the certificate holds
+// (the names it is valid for, its issuer), which the server chose. The
+// error stays in the chain; any other error is returned as it is.
+func certificateInOwnWords(err error) error {
+	var host x509.HostnameError
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &host):
+		return &goError{what: "x509: the certificate is not valid for the base URL's host", err: err}
+	case errors.As(err, &unknown):
+		return &goError{what: "x509: the certificate is signed by an authority this machine does not trust", err: err}
+	case errors.As(err, &invalid):
+		return &goError{what: "x509: the certificate is expired, not yet valid, or not for serving TLS", err: err}
+	case isCertificateError(err):
+		return &goError{what: "tls: the certificate could not be verified", err: err}
+	}
+	return err
+}
+
 // isPlainHTTPAnswer reports an https request answered in plain HTTP
 // (net/http says so in words only).
 func isPlainHTTPAnswer(err error) bool {

@@ -116,7 +116,7 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, failure.Rounded(time.Since(a.start)))
 	}
 	if what := connectionProblem(err); what != "" {
-		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: err}
+		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: certificateInOwnWords(err)}
 	} else {
 		err = inOwnWords(err)
 	}
