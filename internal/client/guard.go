@@ -41,7 +41,9 @@ type recordGuard[T any, PT interface {
 	endpoint string
 	seen     int
 	spelled  []string // the token's spellings, made once a pass; none for a token too short to guard
-	needles  [][]byte // their starts, each once
+	starts   []string // their starts, each once
+	needles  [][]byte // the same, to look for in a record's bytes
+	scanRaw  bool     // look into a record's fields only when its bytes hold a start
 	token    string
 	org      string // Config.OrganizationID; "" checks nothing
 	inRecord *TokenInRecordError
@@ -51,23 +53,26 @@ type recordGuard[T any, PT interface {
 func newRecordGuard[T any, PT interface {
 	*T
 	record
-}](c *Client, endpoint string) *recordGuard[T, PT] {
-	g := &recordGuard[T, PT]{endpoint: endpoint, token: c.cfg.Token, org: c.cfg.OrganizationID}
+}](c *Client, endpoint string, scanRaw bool) *recordGuard[T, PT] {
+	g := &recordGuard[T, PT]{endpoint: endpoint, token: c.cfg.Token, org: c.cfg.OrganizationID, scanRaw: scanRaw}
 	if len(g.token) >= redact.MinLength {
 		g.spelled = redact.Spellings(g.token)
 		for _, f := range g.spelled {
-			if n := []byte(f[:min(len(f), redact.MinRun)]); !slices.ContainsFunc(g.needles, func(m []byte) bool { return bytes.Equal(m, n) }) {
-				g.needles = append(g.needles, n)
+			if n := f[:min(len(f), redact.MinRun)]; !slices.Contains(g.starts, n) {
+				g.starts = append(g.starts, n)
+				g.needles = append(g.needles, []byte(n))
 			}
 		}
 	}
 	return g
 }
 
-// See checks one record. It looks into a record's fields for the token
-// only when its bytes hold the start of a spelling or a \u escape (or are
-// not given): walking every record would cost a large read a third of its
-// time.
+// See checks one record. Where its bytes are what it holds (decoded
+// whole), it looks into its fields for the token only when they hold the
+// start of a spelling or a \u escape: walking every record would cost a
+// large read a third of its time. A record decoded through a mask, its
+// bytes not kept, holds only the fields decoded, a few short strings: it
+// is walked, which costs less than looking through bytes the read drops.
 func (g *recordGuard[T, PT]) See(rec *T, raw []byte) {
 	g.seen++
 	if g.org != "" {
@@ -85,10 +90,10 @@ func (g *recordGuard[T, PT]) See(rec *T, raw []byte) {
 	if g.spelled == nil || g.inRecord != nil {
 		return
 	}
-	if raw != nil && !bytes.Contains(raw, unicodeEscape) && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
+	if g.scanRaw && raw != nil && !bytes.Contains(raw, unicodeEscape) && !slices.ContainsFunc(g.needles, func(n []byte) bool { return bytes.Contains(raw, n) }) {
 		return
 	}
-	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.spelled, ""); ok {
+	if field, ok := tokenField(reflect.ValueOf(rec).Elem(), g.holdsToken); ok {
 		g.inRecord = &TokenInRecordError{Endpoint: g.endpoint, Record: g.seen, Field: field}
 	}
 }
@@ -105,21 +110,28 @@ func (g *recordGuard[T, PT]) Err() error {
 	return nil
 }
 
-// tokenField names, by its JSON path, the first string of v holding a
-// spelling of the token.
-func tokenField(v reflect.Value, spelled []string, prefix string) (string, bool) {
+// holdsToken reports a string holding a spelling of the token; a start
+// of one is looked for first, in one pass each.
+func (g *recordGuard[T, PT]) holdsToken(s string) bool {
+	return slices.ContainsFunc(g.starts, func(n string) bool { return strings.Contains(s, n) }) &&
+		slices.ContainsFunc(g.spelled, func(f string) bool { return strings.Contains(s, f) })
+}
+
+// tokenField names, by its JSON path, the first string of v that holds
+// says holds the token; the path is made only for the one found.
+func tokenField(v reflect.Value, holds func(string) bool) (string, bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return "", false
 		}
-		return tokenField(v.Elem(), spelled, prefix)
+		return tokenField(v.Elem(), holds)
 	case reflect.String:
-		return prefix, slices.ContainsFunc(spelled, func(f string) bool { return strings.Contains(v.String(), f) })
+		return "", holds(v.String())
 	case reflect.Slice:
 		for i := range v.Len() {
-			if f, ok := tokenField(v.Index(i), spelled, fmt.Sprintf("%s[%d]", prefix, i)); ok {
-				return f, true
+			if f, ok := tokenField(v.Index(i), holds); ok {
+				return joinPath(fmt.Sprintf("[%d]", i), f), true
 			}
 		}
 	case reflect.Struct:
@@ -129,15 +141,15 @@ func tokenField(v reflect.Value, spelled []string, prefix string) (string, bool)
 			if !sf.IsExported() {
 				continue
 			}
-			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			switch name {
-			case "-":
-				name = "raw JSON"
-			case "":
-				name = sf.Name
-			}
-			if f, ok := tokenField(v.Field(i), spelled, joinPath(prefix, name)); ok {
-				return f, true
+			if f, ok := tokenField(v.Field(i), holds); ok {
+				name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+				switch name {
+				case "-":
+					name = "raw JSON"
+				case "":
+					name = sf.Name
+				}
+				return joinPath(name, f), true
 			}
 		}
 	}
@@ -147,9 +159,14 @@ func tokenField(v reflect.Value, spelled []string, prefix string) (string, bool)
 // unicodeEscape starts a JSON \u escape.
 var unicodeEscape = []byte(`\u`)
 
-func joinPath(prefix, name string) string {
-	if prefix == "" {
-		return name
+// joinPath is the path of child within head: "profile.first_name",
+// "custom_answers[0].answer".
+func joinPath(head, child string) string {
+	switch {
+	case child == "":
+		return head
+	case child[0] == '[':
+		return head + child
 	}
-	return prefix + "." + name
+	return head + "." + child
 }

@@ -97,7 +97,7 @@ func BenchmarkTokenGuardPrefilter(b *testing.B) {
 	raw := []byte(`{"_id":"m-1","email":"ana@example.com","display_name":"Ana Lima","membership_name":"Annual","status":100,` +
 		`"joined":"2024-01-02T00:00:00.000Z","profile":{"first_name":"Ana","last_name":"Lima","company":"Acme","phone":"+1 555 0100"},` +
 		`"custom_answers":[{"question_id":"q1","question":"Size?","answer":"M"}]}`)
-	g := newRecordGuard[Membership](&Client{cfg: Config{Token: testToken}}, "memberships")
+	g := newRecordGuard[Membership](&Client{cfg: Config{Token: testToken}}, "memberships", true)
 	var m Membership
 	for b.Loop() {
 		g.See(&m, raw)

@@ -95,7 +95,7 @@ func readToEnd[T any, PT interface {
 		MaxPages: c.cfg.MaxPages, MaxInFlight: c.cfg.MaxConcurrency, KeepRaw: keepRaw,
 		Question: func(page, size int) string { return req.url(c.base, page, size) },
 		Recycle:  transport.Recycle,
-		NewGuard: func() paging.Guard[T] { return newRecordGuard[T, PT](c, req.endpoint) },
+		NewGuard: func() paging.Guard[T] { return newRecordGuard[T, PT](c, req.endpoint, only == nil || keepRaw) },
 		Budget:   budgetOf[T, PT](c, only),
 		Answers:  c.answers,
 		Logger:   c.cfg.Logger,
