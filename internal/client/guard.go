@@ -135,13 +135,12 @@ func tokenField(v reflect.Value, holds func(string) bool) (string, bool) {
 			}
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
+		for i := range v.NumField() {
+			if !v.Field(i).CanInterface() {
+				continue // unexported
 			}
 			if f, ok := tokenField(v.Field(i), holds); ok {
+				sf := v.Type().Field(i)
 				name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 				switch name {
 				case "-":
