@@ -11,22 +11,22 @@ import (
 type cache struct {
 	mu         sync.Mutex
 	done       map[string]any
-	flights    map[string]*flight
+	reads      map[string]*sharedRead
 	retainUpTo int
 }
 
 const defaultRetainUpTo = 10_000
 
-// keep holds a result for the run whatever its size: for one held anyway
+// retain holds a result for the run whatever its size: for one held anyway
 // (a lookup's index holds its list).
-func (c *cache) keep(key string, v any) {
+func (c *cache) retain(key string, v any) {
 	c.mu.Lock()
 	c.done[key] = v
 	c.mu.Unlock()
 }
 
-// flight is a read in progress and the callers waiting for it.
-type flight struct {
+// sharedRead is a read in progress and the callers waiting for it.
+type sharedRead struct {
 	finished chan struct{}
 	val      any
 	err      error
@@ -35,7 +35,7 @@ type flight struct {
 }
 
 func newCache(retainUpTo int) *cache {
-	return &cache{done: map[string]any{}, flights: map[string]*flight{}, retainUpTo: retainUpTo}
+	return &cache{done: map[string]any{}, reads: map[string]*sharedRead{}, retainUpTo: retainUpTo}
 }
 
 // get returns the cached value for key, or runs read once for all callers
@@ -46,12 +46,12 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 		c.mu.Unlock()
 		return v.(V), nil //nolint:forcetypeassert // the key names the endpoint, and each endpoint reads one type V
 	}
-	f, ok := c.flights[key]
+	f, ok := c.reads[key]
 	if !ok {
 		// The read is cancelled only when no caller waits for it.
 		readCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		f = &flight{finished: make(chan struct{}), cancel: cancel}
-		c.flights[key] = f
+		f = &sharedRead{finished: make(chan struct{}), cancel: cancel}
+		c.reads[key] = f
 		go func() {
 			v, err := read(readCtx)
 			cancel()
@@ -59,8 +59,8 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 			if err == nil && records(v) <= c.retainUpTo {
 				c.done[key] = v
 			}
-			if c.flights[key] == f {
-				delete(c.flights, key)
+			if c.reads[key] == f {
+				delete(c.reads, key)
 			}
 			f.val, f.err = v, err
 			c.mu.Unlock()
@@ -80,8 +80,8 @@ func get[V any](ctx context.Context, c *cache, key string, read func(context.Con
 	case <-ctx.Done():
 		c.mu.Lock()
 		f.waiters--
-		if f.waiters == 0 && c.flights[key] == f {
-			delete(c.flights, key)
+		if f.waiters == 0 && c.reads[key] == f {
+			delete(c.reads, key)
 			f.cancel()
 		}
 		c.mu.Unlock()

@@ -250,7 +250,7 @@ func waitForWaiters(t testing.TB, c *cache, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		c.mu.Lock()
-		for _, f := range c.flights {
+		for _, f := range c.reads {
 			if f.waiters == n {
 				c.mu.Unlock()
 				return
@@ -285,7 +285,7 @@ func TestSharedReadIsCancelledWhenItsLastWaiterLeaves(t *testing.T) {
 	waiters := func() int {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if f := c.flights["k"]; f != nil {
+		if f := c.reads["k"]; f != nil {
 			return f.waiters
 		}
 		return -1

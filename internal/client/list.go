@@ -37,7 +37,7 @@ type listRead[T any] struct {
 	filters  url.Values // the same on every page
 	fields   []string   // the JSON members decoded; nil: all
 	opts     ListOptions
-	keep     func(context.Context, []T) []T // what is kept of the records (the status check)
+	filter   func(context.Context, []T) []T // what is kept of the records (the status check)
 	retain   bool                           // keep the result for the run whatever its size
 }
 
@@ -70,14 +70,14 @@ func readList[T any, PT interface {
 	if l.retain {
 		defer func() {
 			if err == nil {
-				c.cache.keep(key, out)
+				c.cache.retain(key, out)
 			}
 		}()
 	}
 	return get(ctx, c.cache, key, func(ctx context.Context) (listResult[T], error) {
 		out, err := readToEnd[T, PT](ctx, c, req, l.opts.KeepRaw, only)
-		if err == nil && l.keep != nil {
-			out.records = l.keep(ctx, out.records)
+		if err == nil && l.filter != nil {
+			out.records = l.filter(ctx, out.records)
 		}
 		return out, err
 	}, func(r listResult[T]) int { return len(r.records) })

@@ -114,7 +114,7 @@ func readMemberships[T any, PT interface {
 	if q.Status != nil {
 		l.filters = url.Values{"status": {strconv.FormatInt(*q.Status, 10)}}
 		l.fields = pagejson.WithMember(l.fields, "status") // checked on every record
-		l.keep = func(ctx context.Context, ms []T) []T { return keepStatus[T, PT](ctx, c, ms, *q.Status) }
+		l.filter = func(ctx context.Context, ms []T) []T { return keepStatus[T, PT](ctx, c, ms, *q.Status) }
 	}
 	r, err := readList[T, PT](ctx, c, l)
 	return r.records, err

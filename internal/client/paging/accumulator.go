@@ -20,7 +20,7 @@ type accumulator[T any, PT interface {
 	duplicates int
 	guard      Guard[T]
 	budget     Budget[T]
-	held       tally
+	weighed    tally
 	endpoint   string
 }
 
@@ -51,16 +51,16 @@ func (a *accumulator[T, PT]) keep(page int, records []pagejson.Record[T], keepRa
 		}
 		a.out = append(a.out, d.Rec)
 		fresh++
-		if over := a.budget.add(&a.held, &a.out[len(a.out)-1]); over != "" {
-			return fresh, a.budget.exceeded(a.endpoint, page, a.held, over)
+		if over := a.budget.add(&a.weighed, &a.out[len(a.out)-1]); over != "" {
+			return fresh, a.budget.exceeded(a.endpoint, page, a.weighed, over)
 		}
 	}
 	return fresh, nil
 }
 
-// verdict is a pass's error: the guard's when the pass ended well or at
+// passError is a pass's error: the guard's when the pass ended well or at
 // the budget (another organization says more than a size).
-func (a *accumulator[T, PT]) verdict(err error) error {
+func (a *accumulator[T, PT]) passError(err error) error {
 	if err == nil || errors.As(err, new(*failure.BudgetError)) {
 		if g := a.guard.Err(); g != nil {
 			return g

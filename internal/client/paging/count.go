@@ -44,7 +44,7 @@ func ReadCount[T any, PT interface {
 		err = r.read()
 		reread = true
 	}
-	if err = r.acc.verdict(err); err != nil {
+	if err = r.acc.passError(err); err != nil {
 		return nil, Stats{}, err
 	}
 	return r.acc.out, Stats{Pages: r.pages, ServerPageSize: r.pageSize, Duplicates: r.acc.duplicates,

@@ -22,7 +22,7 @@ func ReadLimit[T any, PT interface {
 	rd.withDefaults()
 	m := &limitReader[T, PT]{ctx: ctx, rd: &rd, perPage: rd.Size, acc: newAccumulator[T, PT](&rd)}
 	pages, _, err := readPages(ctx, rd.MaxInFlight, pagePlan{inFlight: 1, last: 1}, pageSource[limitPage[T]](m))
-	if err = m.acc.verdict(err); err != nil {
+	if err = m.acc.passError(err); err != nil {
 		return nil, 0, Stats{}, err
 	}
 	return m.acc.out, m.total, Stats{Pages: pages, TotalPages: m.firstTotal}, nil

@@ -52,7 +52,7 @@ type answered[R any] struct {
 func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &pool[R]{ctx: ctx, over: make(chan struct{}), src: src, results: make(chan answered[R], max(maxInFlight, 1)),
-		held: map[int]answered[R]{}, claims: map[int]int{}, onNetwork: map[int]sending{}}
+		waiting: map[int]answered[R]{}, claims: map[int]int{}, onNetwork: map[int]sending{}}
 	defer func() {
 		close(p.over)
 		cancel()
@@ -60,16 +60,16 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 	}()
 	for next := 1; ; next++ {
 		p.takeAnswered(next)
-		res, ok := p.held[next]
+		res, ok := p.waiting[next]
 		for !ok {
 			p.sendAllowed(next, plan, maxInFlight)
 			if len(p.onNetwork) == 0 {
 				return next - 1, 0, errPageCap // next is past the plan's last page
 			}
 			p.take(<-p.results, next)
-			res, ok = p.held[next]
+			res, ok = p.waiting[next]
 		}
-		delete(p.held, next)
+		delete(p.waiting, next)
 		if upTo := p.claims[next]; upTo > 0 {
 			p.cancelPast(upTo)
 		}
@@ -92,7 +92,7 @@ type pool[R any] struct {
 	g       errgroup.Group // one worker a page on the network
 	src     pageSource[R]
 	results chan answered[R]
-	held    map[int]answered[R] // answered, waiting for their turn
+	waiting map[int]answered[R] // answered, waiting for their turn
 	claims  map[int]int         // page -> the last page worth sending, by its answer
 	// onNetwork are the pages sent and not yet answered, by page.
 	onNetwork map[int]sending
@@ -111,11 +111,11 @@ func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	flight := min(max(plan.inFlight, 1), maxInFlight)
 	ahead := flight // one page at a time: the next waits for this one's turn
 	if flight > 1 {
-		ahead = 2 * flight // as many on the network, as many held
+		ahead = 2 * flight // as many on the network, as many waiting
 	}
 	for last := lastWorthSending(plan.last, p.claims, next); p.sent < last && len(p.onNetwork) < flight && p.sent < next-1+ahead; {
 		p.sent++
-		if _, ok := p.held[p.sent]; !ok {
+		if _, ok := p.waiting[p.sent]; !ok {
 			p.send(p.sent)
 		}
 	}
@@ -153,7 +153,7 @@ func (p *pool[R]) take(a answered[R], next int) {
 			p.claims[a.page] = upTo
 		}
 	}
-	p.held[a.page] = a
+	p.waiting[a.page] = a
 }
 
 // takeAnswered takes every answer already back.
@@ -196,8 +196,8 @@ func lastWorthSending(last int, claims map[int]int, next int) int {
 // without waiting for the others (one being retried would hold up the
 // read).
 func (p *pool[R]) answeredBeyond() error {
-	for _, page := range slices.Sorted(maps.Keys(p.held)) {
-		if a := p.held[page]; a.err == nil { // a page past the end may well be refused
+	for _, page := range slices.Sorted(maps.Keys(p.waiting)) {
+		if a := p.waiting[page]; a.err == nil { // a page past the end may well be refused
 			if err := p.src.beyondEnd(page, a.r); err != nil {
 				return err
 			}
