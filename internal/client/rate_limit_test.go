@@ -142,6 +142,8 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 	t.Parallel()
 	ids := syntheticIDs(40)
 	var servedB atomic.Int32
+	aAsked := make(chan struct{})
+	var once sync.Once
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		if a.size == 1 { // read B: one record a page
 			time.Sleep(5 * time.Millisecond)
@@ -149,6 +151,7 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 			serveList(ids)(w, r, a)
 			return
 		}
+		once.Do(func() { close(aAsked) })
 		if servedB.Load() < 24 {
 			time.Sleep(40 * time.Millisecond) // B gets pages through meanwhile
 			w.Header().Set("Retry-After", "0")
@@ -168,7 +171,7 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 	}()
 	go func() {
 		defer wg.Done()
-		time.Sleep(5 * time.Millisecond) // A's page 1 goes out first
+		<-aAsked // A's page 1 goes out first
 		_, errB = c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 1}})
 	}()
 	wg.Wait()
