@@ -117,8 +117,8 @@ func (g *recordGuard[T, PT]) holdsToken(s string) bool {
 		slices.ContainsFunc(g.spelled, func(f string) bool { return strings.Contains(s, f) })
 }
 
-// tokenField names, by its JSON path, the first string of v that holds
-// says holds the token; the path is made only for the one found.
+// tokenField names, by its JSON path, the first string of v for which
+// holds is true; the path is made only for the one found.
 func tokenField(v reflect.Value, holds func(string) bool) (string, bool) {
 	switch v.Kind() {
 	case reflect.Pointer:
