@@ -185,23 +185,38 @@ func (c endClaim) judge(start int, answer []uint64) verdict {
 // list needs two to agree, as no held record tells its lie from the truth.
 const otherOpinions = 3
 
-// askOther tests a claim with other questions (fetch returns a page's
-// record fingerprints): confirms, refutes, or unusable when no answer lines
-// up with the read's pages (a server that ignores the size asked); the
-// caller then asks the page itself again.
-func askOther(ctx context.Context, c endClaim, size, maxSize int,
-	fetch func(ctx context.Context, page, size int) ([]uint64, error),
-) (verdict, error) {
+// claimAt is the end a page of n records claims, when another question
+// can test it: the server keeps to the size asked (sizeKept), and the page
+// before was full (prevPrints holds size records), so the end is at
+// (page-1)·size + n. Count-style and limit-style reads claim alike.
+func claimAt(page, n, size, maxSize int, sizeKept bool, prevPrints []uint64) (endClaim, bool) {
+	if maxSize < 2 || !sizeKept || size < 1 || (page > 1 && len(prevPrints) != size) {
+		return endClaim{}, false
+	}
+	start := (page - 1) * size
+	return endClaim{end: start + n, from: max(start-size, 0)}, true
+}
+
+// askOther tests a claim with other questions, each a page of rd's
+// endpoint at another size, fingerprinted: confirms, refutes, or unusable
+// when no answer lines up with the read's pages (a server that ignores the
+// size asked); the caller then asks the page itself again.
+func askOther[T any, PT interface {
+	*T
+	Record
+}](ctx context.Context, rd *Read[T], c endClaim, size int) (verdict, error) {
 	need := 1
 	if c.end == 0 {
 		need = 2
 	}
 	confirmed := 0
-	for _, q := range c.otherQuestions(size, maxSize, otherOpinions) {
-		answer, err := fetch(ctx, q[0], q[1])
+	for _, q := range c.otherQuestions(size, rd.MaxSize, otherOpinions) {
+		p, err := rd.Fetch(ctx, q[0], q[1])
 		if err != nil {
 			return unusable, err
 		}
+		answer := printsOf[T, PT](p.Records)
+		rd.Recycle(p.Body)
 		switch c.judge((q[0]-1)*q[1], answer) {
 		case refutes:
 			return refutes, nil

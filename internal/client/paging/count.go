@@ -217,7 +217,7 @@ func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decod
 		return r.askAgainIf(false, page, p)
 	}
 	r.withClosingCheck(page, func() {
-		if c, ok := r.claimAt(page, len(p.records)); ok {
+		if c, ok := claimAt(page, len(p.records), r.count, r.rd.MaxSize, !r.warnedSize, r.prevPrints); ok {
 			c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
 			believed, confirmed, err = r.confirmEnd(page, p, c, 0)
 			return

@@ -1,7 +1,6 @@
 package paging
 
 import (
-	"context"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
@@ -84,33 +83,11 @@ func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
 	return ErrDataChanged
 }
 
-// claimAt is the end a page of n records claims, when another question
-// can test it (answers.go, askOther): the server keeps to the count asked,
-// and the page before was full, so the end is at (page-1)·count + n.
-func (r *countReader[T, PT]) claimAt(page, n int) (endClaim, bool) {
-	if r.rd.MaxSize < 2 || r.warnedSize || r.count < 1 || (page > 1 && len(r.prevPrints) != r.count) {
-		return endClaim{}, false
-	}
-	start := (page - 1) * r.count
-	return endClaim{end: start + n, from: max(start-r.count, 0)}, true
-}
-
-// fetchPrints asks page at count size and fingerprints its records.
-func (r *countReader[T, PT]) fetchPrints(ctx context.Context, page, size int) ([]uint64, error) {
-	p, err := r.rd.Fetch(ctx, page, size)
-	if err != nil {
-		return nil, err
-	}
-	prints := printsOf[T, PT](p.Records)
-	r.rd.Recycle(p.Body)
-	return prints, nil
-}
-
 // confirmEnd believes p's claim c when another question confirms it;
 // refuted, page is asked again until it answers otherwise, and that answer
 // judged as the first was (once more at most).
 func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, depth int) (decodedPage[T], bool, error) {
-	v, err := askOther(r.ctx, c, r.count, r.rd.MaxSize, r.fetchPrints)
+	v, err := askOther[T, PT](r.ctx, r.rd, c, r.count)
 	switch {
 	case err != nil:
 		return p, false, err
@@ -132,7 +109,7 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 		return again, false, err
 	}
 	if n := len(again.records); r.endsHere(page, n) {
-		c2, ok := r.claimAt(page, n)
+		c2, ok := claimAt(page, n, r.count, r.rd.MaxSize, !r.warnedSize, r.prevPrints)
 		if !ok || depth > 0 {
 			return r.askAgainIf(true, page, again)
 		}

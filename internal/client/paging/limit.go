@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
@@ -73,7 +74,7 @@ func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
 func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bool, error) {
 	endsHere := m.endsHere(page, p)
 	if endsHere {
-		if c, ok := m.claimAt(page, len(p.records)); ok {
+		if c, ok := claimAt(page, len(p.records), m.rd.Size, m.rd.MaxSize, !m.servesLess, m.prevPrints); ok {
 			return m.confirmEnd(page, p, c)
 		}
 	}
@@ -138,4 +139,33 @@ func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pag
 		return pagePlan{inFlight: 1, last: page + 1}, nil
 	}
 	return pagePlan{done: true}, nil
+}
+
+// confirmEnd believes p's claim c when another question confirms it;
+// refuted, page is asked again until it answers otherwise, and that answer
+// believed as any other.
+func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (limitPage[T], bool, error) {
+	c.held = append(slices.Clip(m.prevPrints), printsOf[T, PT](p.records)...)
+	v, err := askOther[T, PT](m.ctx, m.rd, c, m.rd.Size)
+	switch {
+	case err != nil:
+		return p, false, err
+	case v == unusable:
+		return confirmOrAskAgain(m.ctx, m.rd.Answers, m.rd.Endpoint, page, p, p.question, true, limitSaid[T], m.fetch, nil)
+	case v == confirms:
+		m.rd.Answers.record(p.question, p.said)
+		return p, true, nil
+	}
+	m.rd.Logger.Warn(m.ctx, "a page ended the list, but the same place asked with another page size holds more records: the answer was not true; asking the page again", map[string]any{
+		"endpoint": m.rd.Endpoint, "page": page, "records": len(p.records),
+	})
+	again, err := askUntilOther(m.ctx, m.rd.Endpoint, page, p.said, m.fetch, limitSaid[T])
+	if err != nil {
+		return again, false, err
+	}
+	if m.endsHere(page, again) {
+		return confirmOrAskAgain(m.ctx, m.rd.Answers, m.rd.Endpoint, page, again, again.question, true, limitSaid[T], m.fetch, nil)
+	}
+	m.rd.Answers.record(again.question, again.said)
+	return again, true, nil
 }
