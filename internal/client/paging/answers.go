@@ -185,16 +185,17 @@ func (c endClaim) judge(start int, answer []uint64) verdict {
 // list needs two to agree, as no held record tells its lie from the truth.
 const otherOpinions = 3
 
-// claimAt is the end a page of n records claims, when another question
-// can test it: the server keeps to the size asked (sizeKept), and the page
-// before was full (prevPrints holds size records), so the end is at
-// (page-1)·size + n. Count-style and limit-style reads claim alike.
-func claimAt(page, n, size, maxSize int, sizeKept bool, prevPrints []uint64) (endClaim, bool) {
-	if maxSize < 2 || !sizeKept || size < 1 || (page > 1 && len(prevPrints) != size) {
+// claimAt is the end a page claims, its records fingerprinted in own,
+// when another question can test it: the server keeps to the size asked
+// (sizeKept), and the page before was full (before holds size records), so
+// the end is at (page-1)·size + len(own). Count-style and limit-style
+// reads claim alike.
+func claimAt(page, size, maxSize int, sizeKept bool, before, own []uint64) (endClaim, bool) {
+	if maxSize < 2 || !sizeKept || size < 1 || (page > 1 && len(before) != size) {
 		return endClaim{}, false
 	}
 	start := (page - 1) * size
-	return endClaim{end: start + n, from: max(start-size, 0)}, true
+	return endClaim{end: start + len(own), from: max(start-size, 0), held: append(slices.Clip(before), own...)}, true
 }
 
 // askOther tests a claim with other questions, each a page of rd's

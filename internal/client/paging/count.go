@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"slices"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
+	"golang.org/x/sync/errgroup"
 )
 
 // decodedPage is one decoded page of a list endpoint.
@@ -77,7 +77,7 @@ type countReader[T any, PT interface {
 	// agree. An empty page after a short page so confirmed is the end.
 	prevConfirmed bool
 	// closing is the closing check of page 1, asked beside the end's
-	// question (withClosingCheck); nil when records came after it.
+	// question (believe); nil when records came after it.
 	closing *closingCheck[T]
 	// prevPrints fingerprint the records of the last page handed over:
 	// what an other question must repeat before an end at the next page.
@@ -212,19 +212,31 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 // believe returns the answer believed for page, and whether it was
 // confirmed: an answer that would end the read by another question
 // (confirmEnd) or by asking again, any other as confirmOrAskAgain says.
-func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (believed decodedPage[T], confirmed bool, err error) {
+func (r *countReader[T, PT]) believe(page int, p decodedPage[T]) (decodedPage[T], bool, error) {
 	if !r.endsHere(page, len(p.records)) {
 		return r.askAgainIf(false, page, p)
 	}
-	r.withClosingCheck(page, func() {
-		if c, ok := claimAt(page, len(p.records), r.count, r.rd.MaxSize, !r.warnedSize, r.prevPrints); ok {
-			c.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](p.records)...)
-			believed, confirmed, err = r.confirmEnd(page, p, c, 0)
-			return
-		}
-		believed, confirmed, err = r.askAgainIf(true, page, p)
-	})
-	return believed, confirmed, err
+	// In a concurrent read the closing check of page 1 is asked beside the
+	// end's question: every page before the end has been served, which is
+	// all the check needs, and the two share a round trip. Its goroutine
+	// ends before this function returns; step drops the check when records
+	// come after it.
+	if r.concurrent && page >= 2 && r.closing == nil {
+		var g errgroup.Group
+		c := &closingCheck[T]{at: page}
+		g.Go(func() error {
+			c.p, c.err = r.fetch(r.ctx, 1)
+			return nil
+		})
+		defer func() {
+			_ = g.Wait()
+			r.closing = c
+		}()
+	}
+	if c, ok := claimAt(page, r.count, r.rd.MaxSize, !r.warnedSize, r.prevPrints, printsOf[T, PT](p.records)); ok {
+		return r.confirmEnd(page, p, c, 0)
+	}
+	return r.askAgainIf(true, page, p)
 }
 
 // askAgainIf is confirmOrAskAgain of page's answer p.

@@ -1,10 +1,6 @@
 package paging
 
 import (
-	"slices"
-
-	"golang.org/x/sync/errgroup"
-
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
@@ -14,27 +10,6 @@ type closingCheck[T any] struct {
 	at  int
 	p   decodedPage[T]
 	err error
-}
-
-// withClosingCheck runs confirm, what the end claimed at page needs, and in
-// a concurrent read asks the closing check of page 1 beside it: every page
-// before the end has been served, which is all the check needs, and the two
-// share a round trip. The goroutine ends before this function returns; step
-// drops the check when records come after it.
-func (r *countReader[T, PT]) withClosingCheck(page int, confirm func()) {
-	if !r.concurrent || page < 2 || r.closing != nil {
-		confirm()
-		return
-	}
-	var g errgroup.Group
-	c := &closingCheck[T]{at: page}
-	g.Go(func() error {
-		c.p, c.err = r.fetch(r.ctx, 1)
-		return nil
-	})
-	confirm()
-	_ = g.Wait()
-	r.closing = c
 }
 
 // checkShortFirstPage runs when page 2 holds more records than page 1:
@@ -109,11 +84,10 @@ func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, 
 		return again, false, err
 	}
 	if n := len(again.records); r.endsHere(page, n) {
-		c2, ok := claimAt(page, n, r.count, r.rd.MaxSize, !r.warnedSize, r.prevPrints)
+		c2, ok := claimAt(page, r.count, r.rd.MaxSize, !r.warnedSize, r.prevPrints, printsOf[T, PT](again.records))
 		if !ok || depth > 0 {
 			return r.askAgainIf(true, page, again)
 		}
-		c2.held = append(slices.Clip(r.prevPrints), printsOf[T, PT](again.records)...)
 		return r.confirmEnd(page, again, c2, depth+1)
 	}
 	r.rd.Answers.record(again.question, again.said)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
-	"slices"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
@@ -74,7 +73,7 @@ func (m *limitReader[T, PT]) beyondEnd(int, limitPage[T]) error { return nil }
 func (m *limitReader[T, PT]) believe(page int, p limitPage[T]) (limitPage[T], bool, error) {
 	endsHere := m.endsHere(page, p)
 	if endsHere {
-		if c, ok := claimAt(page, len(p.records), m.rd.Size, m.rd.MaxSize, !m.servesLess, m.prevPrints); ok {
+		if c, ok := claimAt(page, m.rd.Size, m.rd.MaxSize, !m.servesLess, m.prevPrints, printsOf[T, PT](p.records)); ok {
 			return m.confirmEnd(page, p, c)
 		}
 	}
@@ -145,7 +144,6 @@ func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pag
 // refuted, page is asked again until it answers otherwise, and that answer
 // believed as any other.
 func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (limitPage[T], bool, error) {
-	c.held = append(slices.Clip(m.prevPrints), printsOf[T, PT](p.records)...)
 	v, err := askOther[T, PT](m.ctx, m.rd, c, m.rd.Size)
 	switch {
 	case err != nil:

@@ -79,25 +79,22 @@ func isCertificateError(err error) bool {
 	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
 }
 
-// certificateInOwnWords replaces the text of a certificate the client
-// will not trust by its own words: Go's names what the certificate holds
-// (the names it is valid for, its issuer), which the server chose. The
-// error stays in the chain; any other error is returned as it is.
-func certificateInOwnWords(err error) error {
+// certificateWords says why a certificate was not trusted in the client's
+// words: Go's name what the certificate holds (the names it is valid for,
+// its issuer), which the server chose.
+func certificateWords(err error) string {
 	var host x509.HostnameError
 	var unknown x509.UnknownAuthorityError
 	var invalid x509.CertificateInvalidError
 	switch {
 	case errors.As(err, &host):
-		return &goError{what: "x509: the certificate is not valid for the base URL's host", err: err}
+		return "x509: the certificate is not valid for the base URL's host"
 	case errors.As(err, &unknown):
-		return &goError{what: "x509: the certificate is signed by an authority this machine does not trust", err: err}
+		return "x509: the certificate is signed by an authority this machine does not trust"
 	case errors.As(err, &invalid):
-		return &goError{what: "x509: the certificate is expired, not yet valid, or not for serving TLS", err: err}
-	case isCertificateError(err):
-		return &goError{what: "tls: the certificate could not be verified", err: err}
+		return "x509: the certificate is expired, not yet valid, or not for serving TLS"
 	}
-	return err
+	return "tls: the certificate could not be verified"
 }
 
 // isPlainHTTPAnswer reports an https request answered in plain HTTP

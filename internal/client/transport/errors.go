@@ -115,25 +115,27 @@ func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
 	if n := a.sent; n > 1 {
 		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, failure.Rounded(time.Since(a.start)))
 	}
+	own := inOwnWords(err)
 	if what := connectionProblem(err); what != "" {
-		err = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: certificateInOwnWords(err)}
-	} else {
-		err = inOwnWords(err)
+		own = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: own}
 	}
-	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: err}
+	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: own}
 }
 
 // inOwnWords replaces an error of Go's HTTP client by its text without
 // what Go quoted of the server's answer (`bad Content-Length "…"`, a
-// malformed status line or header): a server could spell the token there
-// in a way no redaction finds. The error stays in the chain for errors.Is;
-// the errors of this package and of Request.Accept keep their own words.
+// malformed status line or header), and a certificate's by the client's
+// words (certificateWords): a server could spell the token there in a way
+// no redaction finds. The error stays in the chain for errors.Is; the
+// errors of this package and of Request.Accept keep their own words.
 func inOwnWords(err error) error {
 	var worded failure.Worded
 	var tooLarge *bodyTooLargeError
 	switch {
 	case errors.As(err, &worded), errors.As(err, &tooLarge), errors.Is(err, errTooManyRedirects), errors.Is(err, context.Canceled):
 		return err
+	case isCertificateError(err):
+		return &goError{what: certificateWords(err), err: err}
 	}
 	return &goError{what: goQuoted.ReplaceAllString(err.Error(), `"…"`), err: err}
 }
