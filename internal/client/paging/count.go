@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"hash/maphash"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
-	"golang.org/x/sync/errgroup"
 )
 
 // decodedPage is one decoded page of a list endpoint.
