@@ -44,35 +44,45 @@ func builtProviderDir(t *testing.T) string {
 	return built.dir
 }
 
-// gitHubProvider is the GitHub provider the GitHub team module's tests
-// mock: its version is tools/github-provider's, built from the Go module
-// proxy into .tools/ (ignored) once per test binary: about 30 s cold (the
-// download and build of its dependencies on 2 cores), 2 s after.
-var gitHubProvider struct {
-	once sync.Once
-	dir  string
-	err  error
+// A downstream provider whose schema an example module's tests mock, at
+// the version its tools module pins (tools/NAME): built from the Go module
+// proxy into .tools/NAME (ignored) once per test binary. Cold, the download
+// and build of its dependencies take about 30 s (GitHub) or 90 s
+// (OpenStack) on 2 cores; 2 s after.
+type toolProvider struct {
+	name, pkg string // the tools module's directory, the main package it builds
+	once      sync.Once
+	dir       string
+	err       error
 }
 
-func gitHubProviderDir(t *testing.T) string {
+var (
+	gitHubProvider    = &toolProvider{name: "github-provider", pkg: "github.com/integrations/terraform-provider-github/v6"}
+	openStackProvider = &toolProvider{name: "openstack-provider", pkg: "github.com/terraform-provider-openstack/terraform-provider-openstack/v3"}
+)
+
+// providerDir builds p once and returns the directory of its binary, for
+// dev_overrides.
+func (p *toolProvider) providerDir(t *testing.T) string {
 	t.Helper()
-	gitHubProvider.once.Do(func() {
+	p.once.Do(func() {
 		root, err := filepath.Abs("../..")
 		if err != nil {
-			gitHubProvider.err = err
+			p.err = err
 			return
 		}
-		gitHubProvider.dir = filepath.Join(root, ".tools", "github-provider")
-		cmd := exec.Command("go", "build", "-o", filepath.Join(gitHubProvider.dir, "terraform-provider-github"), "github.com/integrations/terraform-provider-github/v6")
-		cmd.Dir = filepath.Join(root, "tools", "github-provider")
+		p.dir = filepath.Join(root, ".tools", p.name)
+		binary := "terraform-provider-" + strings.TrimSuffix(p.name, "-provider")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(p.dir, binary), p.pkg)
+		cmd.Dir = filepath.Join(root, "tools", p.name)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			gitHubProvider.err = fmt.Errorf("building the GitHub provider (tools/github-provider): %w\n%s", err, out)
+			p.err = fmt.Errorf("building %s (tools/%s): %w\n%s", p.pkg, p.name, err, out)
 		}
 	})
-	if gitHubProvider.err != nil {
-		t.Fatal(gitHubProvider.err)
+	if p.err != nil {
+		t.Fatal(p.err)
 	}
-	return gitHubProvider.dir
+	return p.dir
 }
 
 // removeBuiltProvider removes the build, for TestMain.

@@ -33,6 +33,9 @@ func TestAccExample_moduleTests(t *testing.T) {
 		// mock_provider "github" on the real provider's schema (v6.13.0).
 		{"modules/github-team", "tests", false},
 		{"modules/github-team", "sandbox-tests", true},
+		// mock_provider "openstack" on the real provider's schema (v3.4.0);
+		// make e2e applies it against a real Keystone.
+		{"modules/openstack-group", "tests", false},
 	} {
 		t.Run(c.example+"/"+c.tests, func(t *testing.T) {
 			t.Parallel()
@@ -55,9 +58,13 @@ func TestAccExample_moduleTests(t *testing.T) {
 			}
 			want := runBlocks(t, filepath.Join(dir, "tests"))
 			var overrides map[string]string
-			if strings.HasPrefix(c.example, "modules/github-team") {
-				ghDir := gitHubProviderDir(t)
-				overrides = map[string]string{"registry.terraform.io/integrations/github": ghDir, "registry.opentofu.org/integrations/github": ghDir}
+			switch {
+			case strings.HasPrefix(c.example, "modules/github-team"):
+				dir := gitHubProvider.providerDir(t)
+				overrides = map[string]string{"registry.terraform.io/integrations/github": dir, "registry.opentofu.org/integrations/github": dir}
+			case strings.HasPrefix(c.example, "modules/openstack-group"):
+				dir := openStackProvider.providerDir(t)
+				overrides = map[string]string{"registry.terraform.io/terraform-provider-openstack/openstack": dir, "registry.opentofu.org/terraform-provider-openstack/openstack": dir}
 			}
 			tf := newCLITerraformWith(t, dir, env, overrides)
 			var out bytes.Buffer
