@@ -29,7 +29,8 @@ var Changes = []Change{ChangeCancel, ChangeExpire, ChangeRenew, ChangeCheckIn}
 
 // ControlPathPrefix is the sandbox's own route (not the API's) that changes
 // a membership: POST /sandbox/memberships/{_id}/{change}, with the bearer
-// token. It answers 200 with the ChangeResult as JSON.
+// token; POST /sandbox/memberships/ (no _id) creates one (CreateMembership).
+// It answers 200 with the ChangeResult as JSON.
 const ControlPathPrefix = "/sandbox/memberships/"
 
 // ErrNoSuchMembership is ChangeMembership's error for an unknown _id.
@@ -71,6 +72,46 @@ func (s *Server) ChangeMembership(id string, change Change) (ChangeResult, error
 		res.Deliveries = append(res.Deliveries, s.hooks.deliver(ev, rec))
 	}
 	return res, nil
+}
+
+// CreateMembership adds an active membership at the end of the list, as a
+// member who joins through the service, and, with a webhook receiver set,
+// sends memberships.created and memberships.all (api.md §6) before
+// returning.
+func (s *Server) CreateMembership() (ChangeResult, error) {
+	rec, err := s.data.createMembership(time.Now())
+	if err != nil {
+		return ChangeResult{}, err
+	}
+	res := ChangeResult{Status: 100, Deliveries: []Delivery{}}
+	_ = json.Unmarshal(rec["_id"], &res.ID)
+	for _, ev := range []string{"memberships.created", "memberships.all"} {
+		res.Deliveries = append(res.Deliveries, s.hooks.deliver(ev, rec))
+	}
+	return res, nil
+}
+
+// createMembership appends a generated active membership, created now.
+// Like an insert, it builds new slices and swaps them in.
+func (d *dataset) createMembership(now time.Time) (map[string]json.RawMessage, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.batches++
+	r := d.gen.rng(streamInsert | uint64(d.batches)<<8 | uint64(epMemberships))
+	m := d.gen.membership(r, d.nextSeq[epMemberships], 100, nil)
+	d.nextSeq[epMemberships]++
+	m.Created, m.Joined, m.Updated = apiTimestamp(now), apiTimestamp(now), apiTimestamp(now)
+	e := newEncoder()
+	e.add(&m)
+	b := e.records()[0]
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, err
+	}
+	d.lists[epMemberships] = append(slices.Clip(d.lists[epMemberships]), b)
+	d.statuses = append(slices.Clip(d.statuses), 100)
+	d.indexStatuses()
+	return rec, nil
 }
 
 // changeMembership rewrites one membership's record. Like an insert, it
@@ -149,7 +190,13 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, chan
 		w.Header().Set("WWW-Authenticate", `Bearer realm="joinit-sandbox"`)
 		return writeError(w, http.StatusUnauthorized, "unauthorized", "missing or invalid bearer token")
 	}
-	res, err := s.ChangeMembership(id, change)
+	var res ChangeResult
+	var err error
+	if id == "" && change == "" {
+		res, err = s.CreateMembership()
+	} else {
+		res, err = s.ChangeMembership(id, change)
+	}
 	switch {
 	case errors.Is(err, ErrNoSuchMembership):
 		return writeError(w, http.StatusNotFound, "not_found", "no membership has that _id")

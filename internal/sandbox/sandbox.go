@@ -42,8 +42,9 @@
 //
 // ChangeMembership (or POST /sandbox/memberships/{_id}/{change} with the
 // token, the sandbox's own route) cancels, expires or renews a membership,
-// or checks it in, and sends the webhooks api.md §6 lists for the change
-// to Options.Webhooks.URL, as the service does; see WebhookOptions.
+// or checks it in, and CreateMembership (POST /sandbox/memberships/) adds an
+// active one; each sends the webhooks api.md §6 lists for the change to
+// Options.Webhooks.URL, as the service does; see WebhookOptions.
 //
 // With Options.OAuth set, the server also plays the service's OAuth 2.0
 // authorization-code flow (spec §5) and accepts the tokens it issues; see

@@ -176,6 +176,36 @@ func TestRenewAndExpireSetStatusAndExpiration(t *testing.T) {
 	}
 }
 
+func TestCreateServesANewActiveMembershipAndSendsItsEvents(t *testing.T) {
+	t.Parallel()
+	base, rc := startWithReceiver(t, nil)
+	before := len(decodeArray(t, get(t, base, "/api/v1/organizations/me/memberships", q("count", "1000"))))
+	res := changeOver(t, base, "", "")
+	if res.ID == "" || res.Status != 100 || len(res.Deliveries) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	m := served(t, base, res.ID, "100")
+	if m == nil {
+		t.Fatalf("the created membership %s is not served as active", res.ID)
+	}
+	if after := len(decodeArray(t, get(t, base, "/api/v1/organizations/me/memberships", q("count", "1000")))); after != before+1 {
+		t.Errorf("%d memberships after the create, want %d", after, before+1)
+	}
+	if created, _ := time.Parse("2006-01-02T15:04:05.000Z", m["created"].(string)); time.Since(created) > time.Minute {
+		t.Errorf("created %v: want now", m["created"])
+	}
+	if got := strings.Join(rc.events(), " "); got != "memberships.created/memberships memberships.all/memberships" {
+		t.Errorf("create sent %s", got)
+	}
+	if rc.got[0].body["_id"] != res.ID || rc.got[0].body["email"] != m["email"] {
+		t.Errorf("the webhook is not the new record: %v", rc.got[0].body)
+	}
+	// A second one is another membership.
+	if again := changeOver(t, base, "", ""); again.ID == res.ID {
+		t.Errorf("two creates gave the same _id %s", res.ID)
+	}
+}
+
 func TestCheckInRetriesTheCheckInFamilyUpToThreeTimes(t *testing.T) {
 	t.Parallel()
 	base, rc := startWithReceiver(t, map[string][]int{"check_ins.created": {503}, "check_ins.all": {503, 500, 500, 200}})
