@@ -77,7 +77,7 @@ func (s *servers) startKeystone() {
 // (t.TempDir's parent is closed to other users), removed after the test.
 func tempDirForPostgres(t testing.TB) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "joinit-e2e-servers-")
+	dir, err := os.MkdirTemp("", "joinit-e2e-servers-") //nolint:usetesting // the postgres user must reach it, and t.TempDir's parent is closed to it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -159,18 +159,17 @@ func (w *world) group() map[string]bool {
 	return names
 }
 
-// waitUntil polls cond until it holds, and says how long that took; past
-// timeout the test fails, with the relay's log and last run.
-func (w *world) waitUntil(what string, timeout time.Duration, cond func() bool) time.Duration {
+// waitUntil polls cond until it holds; past within the test fails, with
+// the relay's log and last run.
+func (w *world) waitUntil(what string, cond func() bool) {
 	w.t.Helper()
 	began := time.Now()
 	for !cond() {
-		if time.Since(began) > timeout {
-			w.t.Fatalf("%s: not within %s\nrelay log:\n%s\nlast run:\n%s", what, timeout, w.relay.log(), w.relay.lastRunOutput())
+		if time.Since(began) > within {
+			w.t.Fatalf("%s: not within %s\nrelay log:\n%s\nlast run:\n%s", what, within, w.relay.log(), w.relay.lastRunOutput())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return time.Since(began)
 }
 
 // inGroup and notInGroup are waitUntil's usual conditions.
@@ -178,10 +177,14 @@ func (w *world) inGroup(email string) func() bool { return func() bool { return 
 
 func (w *world) notInGroup(email string) func() bool { return func() bool { return !w.group()[email] } }
 
+// within is how long a step may take: the quiet period, a few retries
+// and a slow apply.
+const within = 3 * time.Minute
+
 // idle waits until the relay owes nothing and starts nothing.
-func (w *world) idle(timeout time.Duration) {
+func (w *world) idle() {
 	w.t.Helper()
-	w.waitUntil("the relay is idle", timeout, func() bool {
+	w.waitUntil("the relay is idle", func() bool {
 		h, err := w.relay.health()
 		return err == nil && !h.RunOwed && !h.Starting
 	})
