@@ -70,8 +70,9 @@ keystone_missing() {
   {
     echo "Keystone test environment: missing:"
     printf '  - %s\n' "${missing[@]}"
-    echo "On Debian/Ubuntu install them with:"
-    echo "  sudo apt-get install -y --no-install-recommends keystone postgresql python3-psycopg2 uwsgi-core uwsgi-plugin-python3 curl"
+    echo "On Debian or Ubuntu, install them (about a minute) with:"
+    echo "  sudo bash scripts/install-e2e-servers.sh"
+    echo "which runs: apt-get install --no-install-recommends keystone postgresql python3-psycopg2 uwsgi-core uwsgi-plugin-python3 curl"
   } >&2
   return 1
 }
