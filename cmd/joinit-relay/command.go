@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -30,11 +30,16 @@ func (b *commandBackend) Describe() string { return "command" }
 // by the relay's user only. The environment is the relay's without
 // JOINIT_RELAY_SECRET.
 func (b *commandBackend) Start(ctx context.Context) error {
-	out, err := os.OpenFile(filepath.Join(b.stateDir, runOutputFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	out, err := openRegular(b.stateDir, runOutputFile, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("the command's output file: %w", err)
 	}
 	defer out.Close()
+	// A file left readable by others (an older relay, a copy) is made the
+	// relay's own before a run's addresses go in it.
+	if err := errors.Join(out.Chmod(0o600), out.Truncate(0)); err != nil {
+		return fmt.Errorf("the command's output file: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.command)

@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,10 +29,6 @@ const (
 // minSecretLength is the shortest secret accepted: the URL is the only
 // thing that tells the service's requests from anyone else's (api.md §5).
 const minSecretLength = 32
-
-// membershipEvents are the webhook event types of the membership triggers
-// (api.md §6), the default of -events.
-var membershipEvents = []string{"memberships.all", "memberships.created", "memberships.inactive", "memberships.updated", "memberships.renewal"}
 
 // errVersionShown ends run after -version, with exit 0.
 var errVersionShown = errors.New("version shown")
@@ -102,23 +100,25 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	c := &config{}
 	var b backendFlags
 	fs := flag.NewFlagSet("joinit-relay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usageText)
-		fs.PrintDefaults()
-	}
+	// -h prints the usage to standard output (below); a mistake is one
+	// line on standard error, from run, not the usage again.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	defaultListen := ":8080"
 	if p := getenv(envPort); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 0 || n > 65535 {
+			return nil, fmt.Errorf("%s %q is not a port number (it sets -listen's default to :$%s)", envPort, logSafe(p), envPort)
+		}
 		defaultListen = ":" + p
 	}
 	fs.StringVar(&c.listen, "listen", defaultListen, "`address` to listen on (default :8080, or :$PORT when PORT is set); serve it behind HTTPS")
 	fs.StringVar(&c.stateDir, "state-dir", "", "`directory` where an owed run is recorded, kept across restarts (required)")
 	fs.StringVar(&c.organizationID, "organization-id", "", "refuse (403) a webhook whose organization_id is not this `id` (empty: any)")
 	events := fs.String("events", strings.Join(membershipEvents, ","), "comma-separated webhook_event_type `values` that owe a run; others are answered 202 and ignored")
-	fs.DurationVar(&c.quietPeriod, "quiet-period", 30*time.Second, "start the owed run after this long without a new event")
-	fs.DurationVar(&c.maxDelay, "max-delay", 5*time.Minute, "start the owed run at the latest this long after its first event, even while events keep coming")
+	durationVar(fs, &c.quietPeriod, "quiet-period", 30*time.Second, "start the owed run after this long without a new event")
+	durationVar(fs, &c.maxDelay, "max-delay", 5*time.Minute, "start the owed run at the latest this long after its first event, even while events keep coming")
 	fs.StringVar(&b.runCommand, "run-command", "", "backend: run this `command` through sh -c, its output to -state-dir/last-run.log; a non-zero exit is a failed start")
-	fs.DurationVar(&b.runTimeout, "run-timeout", 30*time.Minute, "with -run-command: interrupt the command after this long (a failed start)")
+	durationVar(fs, &b.runTimeout, "run-timeout", 30*time.Minute, "with -run-command: interrupt the command after this long (a failed start)")
 	fs.StringVar(&b.githubWorkflow, "github-workflow", "", "backend: dispatch this workflow, as `OWNER/REPO/WORKFLOW_FILE@REF`, with GITHUB_TOKEN")
 	fs.StringVar(&b.githubAPI, "github-api-url", "https://api.github.com", "with -github-workflow: the GitHub API's `URL` (GitHub Enterprise Server: https://HOST/api/v3)")
 	fs.StringVar(&b.tfeWorkspace, "tfe-workspace", "", "backend: queue a run in this HCP Terraform or Terraform Enterprise workspace `id` (ws-…), with TFE_TOKEN")
@@ -126,6 +126,11 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	showVersion := fs.Bool("version", false, "print the version and exit")
 
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprint(stdout, usageText)
+			fs.PrintDefaults()
+		}
 		return nil, err
 	}
 	if *showVersion {
@@ -134,6 +139,9 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
+	}
+	if err := checkListen(c.listen); err != nil {
+		return nil, err
 	}
 	if c.stateDir == "" {
 		return nil, errors.New("-state-dir is required: the directory where an owed run is recorded before a webhook is answered")
@@ -154,18 +162,33 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	return c, nil
 }
 
-// eventSet reads -events.
-func eventSet(v string) (map[string]bool, error) {
-	set := map[string]bool{}
-	for _, e := range strings.Split(v, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			set[e] = true
+// durationVar defines a duration flag whose error says what to write:
+// "-quiet-period 5" means seconds to most, and Go's parser only says
+// "missing unit".
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.Func(name, usage+" (a `duration`; default "+value.String()+")", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err == nil {
+			*p = d
+			return nil
 		}
+		if _, numErr := strconv.ParseFloat(v, 64); numErr == nil {
+			return fmt.Errorf("%s has no unit: write %ss (seconds) or %sm (minutes)", v, v, v)
+		}
+		return fmt.Errorf("%q is not a duration: write it as 30s, 5m or 1h30m", logSafe(v))
+	})
+}
+
+// checkListen checks -listen's form, HOST:PORT, before the relay opens its
+// state: a mistake is named here, not by the listener after the start.
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	if err != nil || perr != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("-listen %q is not HOST:PORT: write 127.0.0.1:8080 (this machine only, behind a proxy) or :8080 (every interface)", logSafe(addr))
 	}
-	if len(set) == 0 {
-		return nil, errors.New("-events names no event type; the default is " + strings.Join(membershipEvents, ","))
-	}
-	return set, nil
+	return nil
 }
 
 // secretChars are the characters a secret may hold: URL path characters

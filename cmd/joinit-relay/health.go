@@ -14,6 +14,9 @@ type healthAnswer struct {
 	Starting    bool       `json:"starting"`
 	LastStarted *time.Time `json:"last_started"`
 	FailingFor  *string    `json:"failing_for"`
+	// RecordError says why the last webhook could not be recorded in
+	// -state-dir (answered 503); null once one is.
+	RecordError *string `json:"record_error"`
 }
 
 func (h *receiver) health(w http.ResponseWriter, r *http.Request) {
@@ -24,6 +27,9 @@ func (h *receiver) health(w http.ResponseWriter, r *http.Request) {
 	}
 	st := h.ledger.snapshot()
 	a := healthAnswer{RunOwed: !st.owedSince.IsZero(), OwedSince: timeOrNil(st.owedSince), Starting: st.starting, LastStarted: timeOrNil(st.lastStarted)}
+	if st.recordErr != "" {
+		a.RecordError = &st.recordErr
+	}
 	if !st.failing.IsZero() {
 		d := time.Since(st.failing).Round(time.Second).String()
 		a.FailingFor = &d

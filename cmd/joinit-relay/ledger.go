@@ -35,6 +35,7 @@ type ledger struct {
 	lastStarted time.Time // when the last start succeeded
 	failing     time.Time // when the current run of failed starts began; zero: none
 	starting    bool      // a start is being made
+	recordErr   string    // why the last event could not be written; "" once one is
 
 	writeMu sync.Mutex
 	written uint64 // events the file on disk covers
@@ -45,13 +46,10 @@ type onDisk struct {
 	OwedSince time.Time `json:"owed_since"`
 }
 
-// openLedger creates the state directory if needed and reads an owed run
-// left by an earlier relay. Its quiet period counts from now: the events
-// before the restart are over.
+// openLedger reads an owed run left by an earlier relay in the state
+// directory (openStateDir checked it). Its quiet period counts from now:
+// the events before the restart are over.
 func openLedger(dir string, now time.Time) (*ledger, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("-state-dir: %w", err)
-	}
 	l := &ledger{dir: dir, wake: make(chan struct{}, 1)}
 	// Temporary files of writes a crash cut short, before their rename.
 	if left, err := filepath.Glob(filepath.Join(dir, "."+owedFile+"-*")); err == nil {
@@ -59,7 +57,7 @@ func openLedger(dir string, now time.Time) (*ledger, error) {
 			_ = os.Remove(f)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, owedFile))
+	b, err := readRegular(dir, owedFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return l, nil
@@ -89,11 +87,17 @@ func (l *ledger) record(now time.Time) error {
 	}
 	l.lastEvent = now
 	l.mu.Unlock()
-	if err := l.persist(n); err != nil {
-		return err
+	err := l.persist(n)
+	l.mu.Lock()
+	l.recordErr = ""
+	if err != nil {
+		l.recordErr = err.Error()
 	}
+	l.mu.Unlock()
+	// Even unrecorded (answered 503), the event is owed in memory: the run
+	// starts for it and for the events recorded before.
 	l.signal()
-	return nil
+	return err
 }
 
 // persist writes the owed record unless a write since event n covers it.
@@ -171,12 +175,13 @@ func (l *ledger) finish(c claim, err error, now time.Time) error {
 type ledgerState struct {
 	owedSince, lastEvent, lastStarted, failing time.Time
 	starting                                   bool
+	recordErr                                  string
 }
 
 func (l *ledger) snapshot() ledgerState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return ledgerState{owedSince: l.owedSince, lastEvent: l.lastEvent, lastStarted: l.lastStarted, failing: l.failing, starting: l.starting}
+	return ledgerState{owedSince: l.owedSince, lastEvent: l.lastEvent, lastStarted: l.lastStarted, failing: l.failing, starting: l.starting, recordErr: l.recordErr}
 }
 
 // writeSynced replaces dir/name with b durably: a temporary file, fsynced,

@@ -78,16 +78,16 @@ func (h *receiver) hook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ev.eventType != "" && !h.events[ev.eventType] {
-		h.log.Info("webhook ignored: its event type is not in -events", "event", logSafe(ev.eventType), "id", logSafe(ev.id))
+		h.log.Info("webhook ignored: its event type is not in -events", "event", eventForLog(ev.eventType), "id", idForLog(ev.id))
 		answer(w, http.StatusAccepted, "ignored")
 		return
 	}
 	if err := h.ledger.record(time.Now()); err != nil {
-		h.log.Error("webhook not recorded: the owed run could not be written to -state-dir", "event", logSafe(ev.eventType), "id", logSafe(ev.id), "problem", err.Error())
+		h.log.Error("webhook not recorded: the owed run could not be written to -state-dir", "event", eventForLog(ev.eventType), "id", idForLog(ev.id), "problem", err.Error())
 		answer(w, http.StatusServiceUnavailable, "not recorded")
 		return
 	}
-	h.log.Info("webhook accepted: a run is owed", "event", logSafe(ev.eventType), "id", logSafe(ev.id))
+	h.log.Info("webhook accepted: a run is owed", "event", eventForLog(ev.eventType), "id", idForLog(ev.id))
 	answer(w, http.StatusAccepted, "accepted")
 }
 
@@ -129,25 +129,6 @@ func stringField(fields map[string]json.RawMessage, name string) string {
 		return ""
 	}
 	return s
-}
-
-// logSafe keeps at most 64 characters of text a sender chose, each a
-// letter, digit or one of "._:-" (what event types and ids are made of),
-// others as "?": a log line cannot be forged or flooded through it, nor
-// carry an e-mail put in an _id.
-func logSafe(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if b.Len() == 64 {
-			return b.String() + "…"
-		}
-		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('?')
-		}
-	}
-	return b.String()
 }
 
 // answer writes a small JSON body: {"status": "..."}.

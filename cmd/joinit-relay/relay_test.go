@@ -223,6 +223,11 @@ func TestAnEventThatCannotBeRecordedIsAnswered503(t *testing.T) {
 	waitFor(t, "the failed write is logged", func() bool {
 		return strings.Contains(r.log.String(), "could not be written to -state-dir")
 	})
+	if h := r.health(); h.RecordError == nil || !strings.Contains(*h.RecordError, owedFile) {
+		t.Errorf("/healthz after a failed record: %+v; want record_error to say why", h)
+	}
+	// The event is owed in memory all the same: its run starts.
+	waitFor(t, "the run for the unrecorded event starts", func() bool { return r.runCount() == 1 })
 }
 
 func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
@@ -241,5 +246,27 @@ func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
 	time.Sleep(3 * time.Second) // past the interrupted sleep's end
 	if n := r.runCount(); n != 0 {
 		t.Errorf("the interrupted command still ran to its end %d times", n)
+	}
+}
+
+// What a sender chose reaches the log only as a trigger's name or an
+// id-shaped _id: an e-mail or a forged line put in either does not.
+func TestSenderChosenTextStaysOutOfTheLog(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{secrets: []string{"alice", "forged"}}, "-quiet-period", "50ms",
+		"-events", "memberships.inactive,check_ins.all", "-run-command", appendRun)
+	post(t, r.hookURL, membership("alice@example.com", "memberships.inactive"))
+	post(t, r.hookURL, membership("alice.example.com", "memberships.inactive"))
+	post(t, r.hookURL, membership("5f1b2c3d4e5f60718293a4b5", "check_ins.all\nlevel=ERROR msg=forged"))
+	post(t, r.hookURL, membership("5f1b2c3d4e5f60718293a4b6", "memberships.all"))
+	waitFor(t, "four webhooks logged", func() bool { return strings.Count(r.log.String(), "msg=\"webhook ") == 4 })
+	log := r.log.String()
+	for _, want := range []string{`event=memberships.inactive id="(not an id)"`, `event=(other) id=5f1b2c3d4e5f60718293a4b5`, `event=memberships.all id=5f1b2c3d4e5f60718293a4b6`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %s:\n%s", want, log)
+		}
+	}
+	if strings.Count(log, `id="(not an id)"`) != 2 {
+		t.Errorf("an e-mail-shaped _id reached the log:\n%s", log)
 	}
 }

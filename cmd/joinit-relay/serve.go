@@ -19,6 +19,13 @@ const shutdownGrace = 10 * time.Second
 // scheduler beside it. On ctx's end it stops taking requests, lets those in
 // flight finish their write, then stops the scheduler.
 func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
+	created, err := openStateDir(cfg.stateDir)
+	if err != nil {
+		return err
+	}
+	if created {
+		log.Info("created -state-dir, readable by this user only", "state_dir", cfg.stateDir)
+	}
 	l, err := openLedger(cfg.stateDir, time.Now())
 	if err != nil {
 		return err

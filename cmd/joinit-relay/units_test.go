@@ -64,6 +64,11 @@ func TestStartRefusesBadSettingsWithoutQuotingTheSecret(t *testing.T) {
 		{"no TFE token", good, []string{"-state-dir", "d", "-tfe-workspace", "ws-abc"}, "needs TFE_TOKEN"},
 		{"no events", good, []string{"-state-dir", "d", "-run-command", "true", "-events", ","}, "-events names no event type"},
 		{"quiet period 0", good, []string{"-state-dir", "d", "-run-command", "true", "-quiet-period", "0s"}, "must be above 0"},
+		{"quiet period without a unit", good, []string{"-state-dir", "d", "-run-command", "true", "-quiet-period", "5"}, "5 has no unit: write 5s (seconds) or 5m (minutes)"},
+		{"run timeout not a duration", good, []string{"-state-dir", "d", "-run-command", "true", "-run-timeout", "soon"}, `\"soon\" is not a duration`},
+		{"listen not an address", good, []string{"-state-dir", "d", "-run-command", "true", "-listen", "nonsense"}, `-listen \"nonsense\" is not HOST:PORT`},
+		{"PORT not a number", map[string]string{envSecret: testSecret, envPort: "abc"}, []string{"-state-dir", "d", "-run-command", "true"}, `PORT \"abc\" is not a port number`},
+		{"an event no trigger sends", good, []string{"-state-dir", "d", "-run-command", "true", "-events", "memberships.cancelled"}, `did you mean \"memberships.inactive\"?`},
 	}
 	for _, c := range cases {
 		var out, errOut bytes.Buffer
@@ -74,6 +79,15 @@ func TestStartRefusesBadSettingsWithoutQuotingTheSecret(t *testing.T) {
 		if strings.Contains(errOut.String(), testSecret) || strings.Contains(errOut.String(), gitHubToken) {
 			t.Errorf("%s: the message quotes a secret: %s", c.name, errOut.String())
 		}
+	}
+}
+
+func TestHelpGoesToStandardOutput(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), []string{"-h"}, func(string) string { return "" }, &out, &errOut)
+	if code != exitOK || !strings.Contains(out.String(), "joinit-relay receives") || !strings.Contains(out.String(), "-quiet-period duration") || errOut.Len() != 0 {
+		t.Errorf("-h: exit %d, standard output %d bytes, standard error %q; want 0, the usage on standard output only", code, out.Len(), errOut.String())
 	}
 }
 
@@ -90,16 +104,51 @@ func TestListenDefaultsToPORT(t *testing.T) {
 	}
 }
 
-func TestLogSafeKeepsSixtyFourCharactersOfAnID(t *testing.T) {
+func TestOnlyTriggersAndIDShapedIDsReachALogLine(t *testing.T) {
 	t.Parallel()
-	if got := logSafe("memberships.inactive\nlevel=ERROR msg=forged"); got != "memberships.inactive?level?ERROR?msg?forged" {
-		t.Errorf("%q", got)
+	for in, want := range map[string]string{
+		"memberships.inactive":                         "memberships.inactive",
+		"memberships.inactive\nlevel=ERROR msg=forged": "(other)",
+		"ada@example.org":                              "(other)",
+		"":                                             "(none)",
+	} {
+		if got := eventForLog(in); got != want {
+			t.Errorf("event %q logged as %q, want %q", in, got, want)
+		}
 	}
-	if got := logSafe("ada@example.org"); got != "ada?example.org" {
-		t.Errorf("an e-mail in an _id: %q", got)
+	for in, want := range map[string]string{
+		"5f1b2c3d4e5f60718293a4b5": "5f1b2c3d4e5f60718293a4b5",
+		"m_42-x":                   "m_42-x",
+		"ada@example.org":          "(not an id)",
+		"alice.example.com":        "(not an id)",
+		"Ada Lovelace":             "(not an id)",
+		strings.Repeat("a", 65):    "(not an id)",
+		"":                         "(none)",
+	} {
+		if got := idForLog(in); got != want {
+			t.Errorf("_id %q logged as %q, want %q", in, got, want)
+		}
 	}
-	if got := logSafe(strings.Repeat("a", 100)); got != strings.Repeat("a", 64)+"…" {
-		t.Errorf("%q", got)
+}
+
+func TestEventsRefusesANameNoTriggerHasAndNamesTheClosest(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		"memberships.cancelled": "memberships.inactive",
+		"memberships.expired":   "memberships.inactive",
+		"memberships.renewed":   "memberships.renewal",
+		"membership.created":    "memberships.created",
+		"check_ins.checkedout":  "check_ins.checked_out",
+		"payment.created":       "payments.created",
+	} {
+		_, err := eventSet("memberships.all," + name)
+		if err == nil || !strings.Contains(err.Error(), `did you mean "`+want+`"`) {
+			t.Errorf("-events %s: %v; want it refused, naming %s", name, err, want)
+		}
+	}
+	set, err := eventSet(" memberships.inactive , check_ins.checked_out,")
+	if err != nil || len(set) != 2 || !set["memberships.inactive"] || !set["check_ins.checked_out"] {
+		t.Errorf("two triggers: %v, %v", set, err)
 	}
 }
 

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// The state directory holds what the relay trusts across restarts (the
+// owed run) and what it writes for the operator (the command's output,
+// members' addresses in it). On a shared host another user must not be
+// able to plant a file there, so the relay checks it before it listens,
+// as OpenSSH's StrictModes checks a home directory, and opens its files
+// without following links.
+
+// openStateDir creates -state-dir when it is missing (mode 0700), refuses
+// one another user owns or can write, and writes and fsyncs a probe in it,
+// so a read-only or full directory stops the relay before it answers a
+// webhook it could not record. created says it was made now.
+func openStateDir(dir string) (created bool, err error) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return false, fmt.Errorf("-state-dir %s could not be created: %w", dir, err)
+		}
+		created = true
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return created, fmt.Errorf("-state-dir: %w", err)
+	}
+	if !fi.IsDir() {
+		return created, fmt.Errorf("-state-dir %s is not a directory", dir)
+	}
+	if err := checkOwner(dir, fi); err != nil {
+		return created, err
+	}
+	return created, probe(dir)
+}
+
+// probe writes, fsyncs and removes a file, as recording an owed run does.
+func probe(dir string) error {
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return fmt.Errorf("-state-dir %s is not writable: %w", dir, err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write([]byte("joinit-relay can write here\n"))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
+		return fmt.Errorf("-state-dir %s cannot hold a record (full, or read-only?): %w", dir, err)
+	}
+	return nil
+}
+
+// openRegular opens name in the state directory without following a
+// symbolic link, and refuses anything but a regular file (a FIFO would
+// block the relay, a device would take its writes): such a file was put
+// there by someone else.
+func openRegular(dir, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, name), flag|noFollow, perm)
+	if err != nil {
+		if isLink(err) {
+			return nil, fmt.Errorf("-state-dir/%s is a symbolic link, which the relay does not follow: remove it", name)
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("-state-dir/%s is not a regular file (%s): remove it", name, fi.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readRegular reads a whole regular file of the state directory.
+func readRegular(dir, name string) ([]byte, error) {
+	f, err := openRegular(dir, name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
