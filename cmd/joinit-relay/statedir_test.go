@@ -34,7 +34,7 @@ func startFails(t *testing.T, stateDir string) string {
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
 		<-done
-		t.Fatalf("the relay did not stop within 20 s (a FIFO read?):\n%s", out.String())
+		t.Fatalf("the relay did not stop within 20 s (listening, or blocked on a FIFO):\n%s", out.String())
 	}
 	if strings.Contains(out.String(), "msg=listening") {
 		t.Fatalf("the relay listened before refusing its state directory:\n%s", out.String())
