@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -21,6 +22,7 @@ type commandBackend struct {
 	command  string
 	timeout  time.Duration
 	stateDir string
+	log      *slog.Logger
 }
 
 func (b *commandBackend) Describe() string { return "command" }
@@ -40,11 +42,21 @@ func (b *commandBackend) Start(ctx context.Context) error {
 	if err := errors.Join(out.Chmod(0o600), out.Truncate(0)); err != nil {
 		return fmt.Errorf("the command's output file: %w", err)
 	}
+	lock, err := takeRunLock(ctx, b.stateDir, b.log)
+	if err != nil {
+		return fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
+	}
+	if lock != nil {
+		defer lock.Close()
+	}
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.command)
 	cmd.Env = environWithout(os.Environ(), envSecret)
 	cmd.Stdout, cmd.Stderr = out, out
+	if lock != nil {
+		cmd.ExtraFiles = []*os.File{lock} // the run's processes hold the lock (runlock_unix.go)
+	}
 	interruptGroup(cmd)
 	// After the interrupt, the command has this long to stop (Terraform
 	// releases its state lock) before it is killed.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"regexp"
@@ -96,7 +97,7 @@ type backendFlags struct {
 	tfeAddress     string
 }
 
-func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Writer) (*config, error) {
+func parseConfig(args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) (*config, error) {
 	c := &config{}
 	var b backendFlags
 	fs := flag.NewFlagSet("joinit-relay", flag.ContinueOnError)
@@ -156,7 +157,7 @@ func parseConfig(args []string, getenv func(string) string, stdout, stderr io.Wr
 	if c.secret, err = readSecret(getenv); err != nil {
 		return nil, err
 	}
-	if c.backend, err = b.choose(getenv, c.stateDir); err != nil {
+	if c.backend, err = b.choose(getenv, c.stateDir, log); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -211,7 +212,7 @@ func readSecret(getenv func(string) string) (string, error) {
 }
 
 // choose checks that exactly one backend is named and builds it.
-func (b backendFlags) choose(getenv func(string) string, stateDir string) (backend, error) {
+func (b backendFlags) choose(getenv func(string) string, stateDir string, log *slog.Logger) (backend, error) {
 	named := 0
 	for _, v := range []string{b.runCommand, b.githubWorkflow, b.tfeWorkspace} {
 		if v != "" {
@@ -226,7 +227,7 @@ func (b backendFlags) choose(getenv func(string) string, stateDir string) (backe
 		if b.runTimeout <= 0 {
 			return nil, errors.New("-run-timeout must be above 0")
 		}
-		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir}, nil
+		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir, log: log}, nil
 	case b.githubWorkflow != "":
 		return newGitHubBackend(b.githubWorkflow, b.githubAPI, getenv(envGitHubToken))
 	default:

@@ -42,11 +42,11 @@ func main() {
 
 // run is the whole command; it returns the exit code.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	cfg, err := parseConfig(args, getenv, stdout, stderr)
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg, err := parseConfig(args, getenv, stdout, log)
 	if errors.Is(err, flag.ErrHelp) || errors.Is(err, errVersionShown) {
 		return exitOK
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
 	if err != nil {
 		log.Error("joinit-relay cannot start", "problem", err.Error())
 		return exitUsage
