@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -63,4 +64,55 @@ func peakRSS(pid int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// BenchmarkKeyHeavyBodies is the relay's memory under a hostile sender:
+// 100 bodies of just under 1 MiB, each about 100,000 small keys, sent at
+// once, while a real webhook is sent every 10 ms. It reports the relay's
+// peak resident memory and the real webhooks' latency (p50, p99).
+//
+//	go test ./cmd/joinit-relay -run '^$' -bench KeyHeavyBodies -benchtime 3x
+func BenchmarkKeyHeavyBodies(b *testing.B) {
+	r := startRelay(b, relayOptions{stateDir: b.TempDir()}, "-quiet-period", "1h", "-run-command", appendRun)
+	var body strings.Builder
+	body.WriteString("{")
+	for i := 0; body.Len() < maxBody-16; i++ {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		body.WriteString(`"k` + strconv.Itoa(i) + `":0`)
+	}
+	body.WriteString("}")
+	heavy := body.String()
+	var lat []time.Duration
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range 100 {
+			wg.Go(func() {
+				if status, _ := post(b, r.hookURL, heavy); status != http.StatusAccepted {
+					b.Errorf("a key-heavy body answered %d", status)
+				}
+			})
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		for waiting := true; waiting; {
+			began := time.Now()
+			if status, _ := post(b, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+				b.Fatalf("a real webhook answered %d", status)
+			}
+			lat = append(lat, time.Since(began))
+			select {
+			case <-done:
+				waiting = false
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	slices.Sort(lat)
+	b.ReportMetric(ms(lat[len(lat)/2]), "real-p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "real-p99-ms")
+	if kb, ok := peakRSS(r.cmd.Process.Pid); ok {
+		b.ReportMetric(float64(kb)/1024, "relay-peak-MB")
+	}
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -27,6 +25,7 @@ type receiver struct {
 	organizationID string
 	events         map[string]bool
 	ledger         *ledger
+	largeBodies    largeBodySlots // bounds.go
 	log            *slog.Logger
 }
 
@@ -58,19 +57,20 @@ func (h *receiver) hook(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, http.StatusMethodNotAllowed, "only POST is accepted")
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	body := &gatedBody{ctx: r.Context(), r: http.MaxBytesReader(w, r.Body, maxBody), slots: h.largeBodies}
+	ev, err := readEvent(body)
+	body.release()
 	var tooLarge *http.MaxBytesError
+	var syntax errBody
 	switch {
 	case errors.As(err, &tooLarge):
 		h.refuse(w, http.StatusRequestEntityTooLarge, "the body is over 1 MiB")
 		return
+	case errors.As(err, &syntax):
+		h.refuse(w, http.StatusBadRequest, string(syntax))
+		return
 	case err != nil:
 		h.refuse(w, http.StatusBadRequest, "the body could not be read")
-		return
-	}
-	ev, problem := readEvent(body)
-	if problem != "" {
-		h.refuse(w, http.StatusBadRequest, problem)
 		return
 	}
 	if h.organizationID != "" && ev.organizationID != h.organizationID {
@@ -95,40 +95,6 @@ func (h *receiver) hook(w http.ResponseWriter, r *http.Request) {
 func (h *receiver) refuse(w http.ResponseWriter, status int, why string) {
 	h.log.Warn("webhook refused", "status", status, "why", why)
 	answer(w, status, why)
-}
-
-// event is what the relay reads of a webhook: nothing it acts on but the
-// event type and the organization.
-type event struct {
-	eventType      string // "" for a bare object (the public webhooks page's shape)
-	organizationID string
-	id             string
-}
-
-// readEvent reads a body that must be one JSON object. Its fields are the
-// resource's plus webhook_event_type (api.md §4); a field of another type
-// than a string reads as absent, and a non-string event type is refused.
-func readEvent(body []byte) (event, string) {
-	var fields map[string]json.RawMessage
-	if !bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) || json.Unmarshal(body, &fields) != nil {
-		return event{}, "the body is not a JSON object"
-	}
-	ev := event{organizationID: stringField(fields, "organization_id"), id: stringField(fields, "_id")}
-	// Any field can be null (api.md §2): a null event type is an absent one.
-	if raw, ok := fields["webhook_event_type"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &ev.eventType) != nil || ev.eventType == "" {
-			return event{}, "webhook_event_type is not a string"
-		}
-	}
-	return ev, ""
-}
-
-func stringField(fields map[string]json.RawMessage, name string) string {
-	var s string
-	if json.Unmarshal(fields[name], &s) != nil {
-		return ""
-	}
-	return s
 }
 
 // answer writes a small JSON body: {"status": "..."}.

@@ -9,7 +9,14 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
+
+// idleTimeout is how long a keep-alive connection may wait for its next
+// request: the service opens one per webhook, so a long wait only serves a
+// sender holding connections open.
+const idleTimeout = 10 * time.Second
 
 // shutdownGrace is how long SIGTERM waits for requests in flight (each at
 // most a write to -state-dir).
@@ -37,13 +44,15 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	h := &receiver{secretSum: sha256.Sum256([]byte(cfg.secret)), organizationID: cfg.organizationID, events: cfg.events, ledger: l, log: log}
+	ln = netutil.LimitListener(ln, maxConns)
+	h := &receiver{secretSum: sha256.Sum256([]byte(cfg.secret)), organizationID: cfg.organizationID, events: cfg.events,
+		ledger: l, largeBodies: make(largeBodySlots, largeBodies), log: log}
 	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}

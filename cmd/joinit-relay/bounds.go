@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"io"
+)
+
+// What one sender can make the relay hold, whatever it sends:
+//
+//   - maxConns open connections (above them, new ones wait in the
+//     kernel's backlog), each idle at most idleTimeout between requests;
+//   - a body is decoded as it streams in (event.go): its cost is the
+//     decoder's buffer, about its largest single value, never a map of it;
+//   - bodies past smallBody, which no webhook of the service reaches (a
+//     membership is a few kilobytes), are read at most largeBodies at once:
+//     a sender of many large bodies waits for its own slots, never the
+//     service's webhooks, which stay under smallBody.
+//
+// The worst case is about maxConns × smallBody plus largeBodies × 2 ×
+// maxBody of buffers, 40 MiB; 100 bodies of 100,000 keys at once peak at
+// 16 MB (BenchmarkKeyHeavyBodies; 1.35 GB when each body became a map).
+const (
+	maxConns    = 512
+	smallBody   = 64 << 10
+	largeBodies = 4
+)
+
+// largeBodySlots are the places of bodies past smallBody being read.
+type largeBodySlots chan struct{}
+
+// gatedBody reads a body, taking a large body's place before it reads
+// past smallBody; release gives the place back.
+type gatedBody struct {
+	ctx   context.Context
+	r     io.Reader
+	slots largeBodySlots
+	read  int
+	held  bool
+}
+
+func (g *gatedBody) Read(p []byte) (int, error) {
+	if !g.held && g.read >= smallBody {
+		select {
+		case g.slots <- struct{}{}:
+			g.held = true
+		case <-g.ctx.Done():
+			return 0, g.ctx.Err()
+		}
+	}
+	if !g.held {
+		p = p[:min(len(p), smallBody-g.read)]
+	}
+	n, err := g.r.Read(p)
+	g.read += n
+	return n, err
+}
+
+func (g *gatedBody) release() {
+	if g.held {
+		<-g.slots
+		g.held = false
+	}
+}

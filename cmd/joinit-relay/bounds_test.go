@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// slowLargeBody opens a connection that sends a webhook's headers and
+// more than smallBody of a large body, then stalls: it holds one of the
+// large bodies' places until the connection closes.
+func slowLargeBody(t *testing.T, r *relay) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	path := strings.TrimPrefix(r.hookURL, r.url)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, maxBody)
+	fmt.Fprintf(conn, `{"pad":"%s`, strings.Repeat("x", 2*smallBody))
+	return conn
+}
+
+// A sender of large bodies takes every place they have: the service's
+// webhooks, under smallBody, are answered all the same.
+func TestLargeBodiesNeverHoldUpTheServicesWebhooks(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	for range largeBodies + 2 {
+		slowLargeBody(t, r)
+	}
+	time.Sleep(200 * time.Millisecond) // the stalled bodies are being read
+	done := make(chan int, 1)
+	go func() {
+		status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive"))
+		done <- status
+	}()
+	select {
+	case status := <-done:
+		if status != http.StatusAccepted {
+			t.Errorf("a webhook beside stalled large bodies: %d, want 202", status)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a webhook waited behind stalled large bodies")
+	}
+}
+
+// An idle keep-alive connection is closed after idleTimeout, not held for
+// minutes.
+func TestIdleConnectionsAreClosedSoon(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: relay\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	began := time.Now()
+	_ = conn.SetReadDeadline(time.Now().Add(idleTimeout + 20*time.Second))
+	if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("the idle connection: %v, want it closed (EOF)", err)
+	}
+	if idle := time.Since(began); idle > idleTimeout+5*time.Second {
+		t.Errorf("an idle connection was held %s, want about %s", idle.Round(time.Second), idleTimeout)
+	}
+}
