@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -70,7 +71,7 @@ func TestIdleConnectionsAreClosedSoon(t *testing.T) {
 	resp.Body.Close()
 	began := time.Now()
 	_ = conn.SetReadDeadline(time.Now().Add(idleTimeout + 20*time.Second))
-	if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("the idle connection: %v, want it closed (EOF)", err)
 	}
 	if idle := time.Since(began); idle > idleTimeout+5*time.Second {

@@ -15,6 +15,10 @@ import (
 // output (terraform's plan) names members, and the relay's log must not.
 const runOutputFile = "last-run.log"
 
+// runLockFile is the lock a command's processes hold while they run, in
+// -state-dir (runlock_unix.go).
+const runLockFile = "run.lock"
+
 // commandBackend runs -run-command through sh -c. Its start is the whole
 // run: the scheduler makes one start at a time, and the command's process
 // group is killed when it ends, so two never overlap.

@@ -55,9 +55,8 @@ func readEvent(r io.Reader) (event, error) {
 	// checking them would keep every name.
 	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var ev event
-	notObject := errBody("the body is not a JSON object")
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return ev, bodyError(err, notObject)
+		return ev, bodyError(err)
 	}
 	for n := 1; dec.PeekKind() != '}'; n++ {
 		if n%1024 == 0 {
@@ -65,18 +64,18 @@ func readEvent(r io.Reader) (event, error) {
 		}
 		name, err := dec.ReadValue() // quoted; no string is made of a name not read
 		if err != nil {
-			return ev, bodyError(err, notObject)
+			return ev, bodyError(err)
 		}
 		field := fieldName(name)
 		if field == "" {
 			if err := dec.SkipValue(); err != nil {
-				return ev, bodyError(err, notObject)
+				return ev, bodyError(err)
 			}
 			continue
 		}
 		v, err := dec.ReadValue()
 		if err != nil {
-			return ev, bodyError(err, notObject)
+			return ev, bodyError(err)
 		}
 		s := ""
 		if v.Kind() == '"' {
@@ -97,25 +96,28 @@ func readEvent(r io.Reader) (event, error) {
 		}
 	}
 	if _, err := dec.ReadToken(); err != nil { // the closing brace
-		return ev, bodyError(err, notObject)
+		return ev, bodyError(err)
 	}
 	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) { // nothing after the object
-		return ev, bodyError(err, notObject)
+		return ev, bodyError(err)
 	}
 	return ev, nil
 }
 
+// notObject is readEvent's complaint of a body's syntax.
+const notObject = errBody("the body is not a JSON object")
+
 // bodyError is the reader's own error when reading failed (the size limit,
-// a dropped connection), else the syntax problem.
-func bodyError(err error, syntax errBody) error {
+// a dropped connection), else notObject.
+func bodyError(err error) error {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case err == nil, errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return syntax
+		return notObject
 	case errors.As(err, &tooLarge):
 		return tooLarge
 	case errors.As(err, new(*jsontext.SyntacticError)):
-		return syntax
+		return notObject
 	default:
 		return err
 	}

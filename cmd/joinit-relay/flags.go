@@ -55,7 +55,8 @@ Answers: 202 accepted (or ignored: an event type outside -events), 400 not a
 JSON object, 403 another -organization-id, 404 any other path, 405 another
 method, 413 a body over 1 MiB, 503 the owed run could not be recorded.
 GET /healthz answers 200 with whether a run is owed and when the last start
-succeeded.
+succeeded; GET /metrics, the same and the webhooks' counts, in Prometheus'
+text format.
 
 Environment:
     JOINIT_RELAY_SECRET  the path secret, 32 characters or more of A-Z a-z 0-9 - _ . ~

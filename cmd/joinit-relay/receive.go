@@ -26,6 +26,7 @@ type receiver struct {
 	events         map[string]bool
 	ledger         *ledger
 	largeBodies    largeBodySlots // bounds.go
+	metrics        *metrics
 	log            *slog.Logger
 }
 
@@ -33,8 +34,12 @@ func (h *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/healthz":
 		h.health(w, r)
+	case r.URL.Path == "/metrics":
+		h.metrics.handler().ServeHTTP(w, r)
 	case h.isHookPath(r.URL.EscapedPath()):
-		h.hook(w, r)
+		sw := &statusWriter{ResponseWriter: w}
+		eventType := h.hook(sw, r)
+		h.metrics.countWebhook(sw.status, eventType)
 	default:
 		http.NotFound(w, r)
 	}
@@ -50,8 +55,9 @@ func (h *receiver) isHookPath(p string) bool {
 
 // hook takes one webhook. It trusts nothing in the body beyond deciding
 // whether a run is owed; what it logs is the event type and the record's
-// _id, never a personal field.
-func (h *receiver) hook(w http.ResponseWriter, r *http.Request) {
+// _id, never a personal field. It returns the event type read, for the
+// metrics ("" when none was).
+func (h *receiver) hook(w http.ResponseWriter, r *http.Request) (eventType string) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		h.refuse(w, http.StatusMethodNotAllowed, "only POST is accepted")
@@ -73,6 +79,7 @@ func (h *receiver) hook(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, http.StatusBadRequest, "the body could not be read")
 		return
 	}
+	eventType = ev.eventType
 	if h.organizationID != "" && ev.organizationID != h.organizationID {
 		h.refuse(w, http.StatusForbidden, "organization_id is not -organization-id")
 		return
@@ -89,6 +96,7 @@ func (h *receiver) hook(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("webhook accepted: a run is owed", "event", eventForLog(ev.eventType), "id", idForLog(ev.id))
 	answer(w, http.StatusAccepted, "accepted")
+	return eventType
 }
 
 // refuse answers a request that owes no run, and logs why, not what it held.

@@ -11,10 +11,6 @@ import (
 	"time"
 )
 
-// runLockFile is the lock a command's processes hold while they run, in
-// -state-dir.
-const runLockFile = "run.lock"
-
 // takeRunLock waits until no earlier run holds -state-dir/run.lock and
 // takes it. The command inherits the locked file (cmd.ExtraFiles), so the
 // lock is held by the run's processes, not by the relay: a relay killed

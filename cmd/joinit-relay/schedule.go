@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // backend starts one sync run. Start returns once the run is started (the
@@ -34,6 +36,7 @@ type scheduler struct {
 	maxDelay    time.Duration
 	retryMin    time.Duration // the first wait after a failed start, doubled up to retryMax
 	retryMax    time.Duration
+	starts      *prometheus.CounterVec // by outcome (metrics.go); nil counts nothing
 	log         *slog.Logger
 }
 
@@ -104,6 +107,7 @@ func (s *scheduler) startOnce(ctx context.Context) error {
 		s.log.Error("the run started, but its record in -state-dir could not be removed", "problem", ferr.Error())
 	}
 	took := time.Since(began).Round(time.Millisecond).String()
+	s.count(ctx, err)
 	switch {
 	case err == nil:
 		s.log.Info("the sync run started", "backend", s.backend.Describe(), "took", took)
@@ -113,6 +117,17 @@ func (s *scheduler) startOnce(ctx context.Context) error {
 		s.logFailure(err, took)
 	}
 	return err
+}
+
+// count counts a start's outcome; one cut short by shutdown is neither.
+func (s *scheduler) count(ctx context.Context, err error) {
+	switch {
+	case s.starts == nil || ctx.Err() != nil:
+	case err == nil:
+		s.starts.WithLabelValues("started").Inc()
+	default:
+		s.starts.WithLabelValues("failed").Inc()
+	}
 }
 
 // logFailure logs a failed start: a warning, or an error every time once

@@ -46,7 +46,7 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	}
 	ln = netutil.LimitListener(ln, maxConns)
 	h := &receiver{secretSum: sha256.Sum256([]byte(cfg.secret)), organizationID: cfg.organizationID, events: cfg.events,
-		ledger: l, largeBodies: make(largeBodySlots, largeBodies), log: log}
+		ledger: l, largeBodies: make(largeBodySlots, largeBodies), metrics: newMetrics(l), log: log}
 	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -57,7 +57,7 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	s := &scheduler{ledger: l, backend: cfg.backend, quietPeriod: cfg.quietPeriod, maxDelay: cfg.maxDelay,
-		retryMin: time.Second, retryMax: 5 * time.Minute, log: log}
+		retryMin: time.Second, retryMax: 5 * time.Minute, starts: h.metrics.starts, log: log}
 
 	schedCtx, stopScheduler := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup

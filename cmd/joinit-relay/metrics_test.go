@@ -1,0 +1,90 @@
+package main
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scrape reads GET /metrics.
+func (r *relay) scrape(t *testing.T) string {
+	t.Helper()
+	status, body := request(t, http.MethodGet, r.url+"/metrics", "")
+	if status != http.StatusOK {
+		t.Fatalf("GET /metrics: %d", status)
+	}
+	return body
+}
+
+// metricValue is the value of the sample whose name and labels are
+// exactly series; -1 when it is absent.
+func metricValue(body, series string) float64 {
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err == nil {
+				return f
+			}
+		}
+	}
+	return -1
+}
+
+func TestMetricsCountWebhooksAndRunsWithoutASendersText(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", appendRun)
+	m := r.scrape(t)
+	if v := metricValue(m, "joinit_relay_run_owed_seconds"); v != 0 {
+		t.Errorf("owed seconds before any webhook: %v, want 0", v)
+	}
+	if v := metricValue(m, `joinit_relay_run_starts_total{outcome="started"}`); v != 0 {
+		t.Errorf("starts before any: %v, want 0", v)
+	}
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	post(t, r.hookURL, membership("m2", "memberships.inactive"))
+	post(t, r.hookURL, membership("m3", "ada@example.org\"} 1\nforged"))
+	post(t, r.hookURL, "not json")
+	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
+	r.waitIdle(100 * time.Millisecond)
+	m = r.scrape(t)
+	for series, want := range map[string]float64{
+		`joinit_relay_webhooks_total{code="202",event="memberships.inactive"}`: 2,
+		`joinit_relay_webhooks_total{code="202",event="other"}`:                1,
+		`joinit_relay_webhooks_total{code="400",event="none"}`:                 1,
+		`joinit_relay_run_starts_total{outcome="started"}`:                     1,
+		`joinit_relay_run_starts_total{outcome="failed"}`:                      0,
+		`joinit_relay_run_owed_seconds`:                                        0,
+	} {
+		if got := metricValue(m, series); got != want {
+			t.Errorf("%s: %v, want %v", series, got, want)
+		}
+	}
+	if v := metricValue(m, "joinit_relay_last_start_timestamp_seconds"); v < float64(time.Now().Add(-time.Minute).Unix()) {
+		t.Errorf("last start: %v, want about now", v)
+	}
+	// Every label value is a trigger's name, other, none, or a number.
+	for _, lv := range regexp.MustCompile(`(?m)^joinit_relay_\w+\{[^}]*event="([^"]*)"`).FindAllStringSubmatch(m, -1) {
+		if lv[1] != "other" && lv[1] != "none" && eventForLog(lv[1]) != lv[1] {
+			t.Errorf("a label holds a sender's text: %s", lv[0])
+		}
+	}
+	if strings.Contains(m, "ada@") || strings.Contains(m, "forged") {
+		t.Errorf("/metrics holds a sender's text")
+	}
+}
+
+func TestMetricsCountAFailedStartAndTheOwedTime(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "exit 3")
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, "a failed start is counted", func() bool {
+		return metricValue(r.scrape(t), `joinit_relay_run_starts_total{outcome="failed"}`) >= 1
+	})
+	time.Sleep(200 * time.Millisecond)
+	if v := metricValue(r.scrape(t), "joinit_relay_run_owed_seconds"); v < 0.2 {
+		t.Errorf("owed seconds while starts fail: %v, want the time since the webhook", v)
+	}
+}
