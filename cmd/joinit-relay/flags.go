@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -227,6 +228,9 @@ func (b backendFlags) choose(getenv func(string) string, stateDir string, log *s
 	case b.runCommand != "":
 		if b.runTimeout <= 0 {
 			return nil, errors.New("-run-timeout must be above 0")
+		}
+		if _, err := exec.LookPath("sh"); err != nil {
+			return nil, errors.New("-run-command runs its command through sh, which this system lacks (the relay's container image has no shell): use -github-workflow or -tfe-workspace")
 		}
 		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir, log: log}, nil
 	case b.githubWorkflow != "":

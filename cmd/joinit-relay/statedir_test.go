@@ -146,3 +146,15 @@ func TestCreatedStateDirIsLogged(t *testing.T) {
 		t.Errorf("created -state-dir: %v, %v; want mode 0700", fi.Mode(), err)
 	}
 }
+
+// Where there is no shell (the container image), -run-command is refused
+// at start, not at the first run.
+func TestRunCommandWithoutAShellIsRefusedAtStart(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(relayBinary, "-state-dir", t.TempDir(), "-run-command", "true")
+	cmd.Env = []string{envSecret + "=" + testSecret, "PATH=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != exitUsage || !strings.Contains(string(out), "-run-command runs its command through sh, which this system lacks") {
+		t.Errorf("-run-command without sh: %v\n%s", err, out)
+	}
+}
