@@ -63,7 +63,8 @@ func fieldsArg[S any](r recordFields, field func(*S) *chosenFields) attr {
 	return stringListArg("fields",
 		fmt.Sprintf("The attributes wanted of each %s, named as in `%ss`; a nested object comes whole. "+
 			"When set, the %ss come in `records`, objects with exactly these attributes, and `%ss` is null: "+
-			"the other attributes are not decoded, not sent to Terraform and not stored in state. Valid names: %s.",
+			"the other attributes are not decoded, not sent to Terraform and not stored in state. "+
+			"Name at least one, each once: an empty list or a name given twice is refused. Valid names: %s.",
 			what, what, what, what, "`"+strings.Join(names, "`, `")+"`"),
 		func(s *S) *stringsValue { return &field(s).stringsValue },
 		func(s *S) (err error) {

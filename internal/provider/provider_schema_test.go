@@ -191,12 +191,18 @@ func TestAndList(t *testing.T) {
 	}
 }
 
-// Every description that holds Markdown (a backtick) is served as
-// Markdown, so editors render it instead of showing raw backticks; the
-// others stay plain. (terraform providers schema -json showed 71 such
-// descriptions as "plain".)
-func TestMarkdownDescriptionsAreMarkdown(t *testing.T) {
-	t.Parallel()
+// describedPart is one described part of the served schema: a schema
+// (provider or data source), a block or an attribute.
+type describedPart struct {
+	where, desc string
+	kind        tfprotov6.StringKind
+	attribute   bool
+}
+
+// servedSchemaParts walks the schema the provider serves, as Terraform
+// gets it, and returns every part that carries a description.
+func servedSchemaParts(t *testing.T) []describedPart {
+	t.Helper()
 	resp, err := NewServer(context.Background(), "test")().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -205,27 +211,63 @@ func TestMarkdownDescriptionsAreMarkdown(t *testing.T) {
 	for name, s := range resp.DataSourceSchemas {
 		schemas[name] = s
 	}
-	checked := 0
-	var walk func(where string, attrs []*tfprotov6.SchemaAttribute, blocks []*tfprotov6.SchemaNestedBlock)
-	walk = func(where string, attrs []*tfprotov6.SchemaAttribute, blocks []*tfprotov6.SchemaNestedBlock) {
+	var parts []describedPart
+	var walk func(where string, b *tfprotov6.SchemaBlock)
+	var walkAttrs func(where string, attrs []*tfprotov6.SchemaAttribute)
+	walkAttrs = func(where string, attrs []*tfprotov6.SchemaAttribute) {
 		for _, a := range attrs {
-			if md := strings.Contains(a.Description, "`"); md != (a.DescriptionKind == tfprotov6.StringKindMarkdown) {
-				t.Errorf("%s.%s: kind %v for %q", where, a.Name, a.DescriptionKind, a.Description)
-			} else if md {
-				checked++
-			}
+			parts = append(parts, describedPart{where + "." + a.Name, a.Description, a.DescriptionKind, true})
 			if a.NestedType != nil {
-				walk(where+"."+a.Name, a.NestedType.Attributes, nil)
+				walkAttrs(where+"."+a.Name, a.NestedType.Attributes)
 			}
 		}
-		for _, b := range blocks {
-			walk(where+"."+b.TypeName, b.Block.Attributes, b.Block.BlockTypes)
+	}
+	walk = func(where string, b *tfprotov6.SchemaBlock) {
+		parts = append(parts, describedPart{where, b.Description, b.DescriptionKind, false})
+		walkAttrs(where, b.Attributes)
+		for _, nb := range b.BlockTypes {
+			walk(where+"."+nb.TypeName, nb.Block)
 		}
 	}
 	for name, s := range schemas {
-		walk(name, s.Block.Attributes, s.Block.BlockTypes)
+		walk(name, s.Block)
+	}
+	return parts
+}
+
+// Every description that holds Markdown (a backtick) is served as
+// Markdown, so editors render it instead of showing raw backticks; the
+// others stay plain. (terraform providers schema -json showed 71 such
+// descriptions as "plain".)
+func TestMarkdownDescriptionsAreMarkdown(t *testing.T) {
+	t.Parallel()
+	checked := 0
+	for _, p := range servedSchemaParts(t) {
+		if !p.attribute {
+			continue
+		}
+		if md := strings.Contains(p.desc, "`"); md != (p.kind == tfprotov6.StringKindMarkdown) {
+			t.Errorf("%s: kind %v for %q", p.where, p.kind, p.desc)
+		} else if md {
+			checked++
+		}
 	}
 	if checked < 50 {
 		t.Fatalf("only %d Markdown descriptions checked: the walk misses attributes", checked)
+	}
+}
+
+// No part of the served schema is undescribed: the registry page and
+// editors show a bare name otherwise (the timeouts blocks were).
+func TestNoDescriptionIsEmpty(t *testing.T) {
+	t.Parallel()
+	parts := servedSchemaParts(t)
+	for _, p := range parts {
+		if strings.TrimSpace(p.desc) == "" {
+			t.Errorf("%s has no description", p.where)
+		}
+	}
+	if len(parts) < 90 {
+		t.Fatalf("only %d parts walked: the walk misses some", len(parts))
 	}
 }

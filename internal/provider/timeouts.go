@@ -69,6 +69,10 @@ func readTimeoutBlock(desc string) schema.Block {
 	read.Validators = []validator.String{durationValidator{}}
 	read.MarkdownDescription = markdown(read.Description)
 	b.Attributes["read"] = read
+	// The library's block has no description of its own: the registry page
+	// showed it bare.
+	b.Description = "Time limits of the read: `read`, how long the whole read may take."
+	b.MarkdownDescription = b.Description
 	return b
 }
 
