@@ -8,7 +8,11 @@ import (
 // What one sender can make the relay hold, whatever it sends:
 //
 //   - maxConns open connections (above them, new ones wait in the
-//     kernel's backlog), each idle at most idleTimeout between requests;
+//     kernel's backlog), each idle at most idleTimeout between requests
+//     and given readHeaderTimeout for its headers. The cap bounds memory
+//     (a connection costs a few KiB), not who gets in: set low, a sender
+//     holding that many idle connections would keep the service's
+//     webhooks out, so it sits far above any real load;
 //   - a body is decoded as it streams in (event.go): its cost is the
 //     decoder's buffer, about its largest single value, never a map of it;
 //   - bodies past smallBody, which no webhook of the service reaches (a
@@ -17,10 +21,11 @@ import (
 //     service's webhooks, which stay under smallBody.
 //
 // The worst case is about maxConns × smallBody plus largeBodies × 2 ×
-// maxBody of buffers, 40 MiB; 100 bodies of 100,000 keys at once peak at
+// maxBody of buffers, 264 MiB, reached only by a sender holding thousands
+// of connections each part-way through a body; 100 bodies of 100,000 keys at once peak at
 // 16 MB (BenchmarkKeyHeavyBodies; 1.35 GB when each body became a map).
 const (
-	maxConns    = 512
+	maxConns    = 4096
 	smallBody   = 64 << 10
 	largeBodies = 4
 )

@@ -78,3 +78,20 @@ func TestIdleConnectionsAreClosedSoon(t *testing.T) {
 		t.Errorf("an idle connection was held %s, want about %s", idle.Round(time.Second), idleTimeout)
 	}
 }
+
+// A body over the limit is answered 413 and its connection closed, so the
+// rest of it is not read.
+func TestOversizeBodyClosesItsConnection(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	body := `{"pad":"` + strings.Repeat("x", maxBody) + `"}`
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, r.hookURL, strings.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !resp.Close {
+		t.Errorf("a body over 1 MiB: %d, connection close %v; want 413 and the connection closed", resp.StatusCode, resp.Close)
+	}
+}

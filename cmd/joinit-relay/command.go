@@ -15,6 +15,10 @@ import (
 // output (terraform's plan) names members, and the relay's log must not.
 const runOutputFile = "last-run.log"
 
+// commandStopGrace is how long an interrupted command has to stop before
+// it is killed.
+const commandStopGrace = 30 * time.Second
+
 // runLockFile is the lock a command's processes hold while they run, in
 // -state-dir (runlock_unix.go).
 const runLockFile = "run.lock"
@@ -36,6 +40,19 @@ func (b *commandBackend) Describe() string { return "command" }
 // by the relay's user only. The environment is the relay's without
 // JOINIT_RELAY_SECRET.
 func (b *commandBackend) Start(ctx context.Context) error {
+	// The lock first: a run an earlier relay left may still be writing
+	// last-run.log, which an operator reads after a crash.
+	lock, err := takeRunLock(ctx, b.stateDir, b.timeout+commandStopGrace, b.log)
+	if err != nil {
+		return fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
+	}
+	if lock != nil {
+		defer lock.Close()
+		// Released by the relay once the run is over: a process the
+		// command left outside its group (a daemon, ssh-agent) keeps the
+		// inherited descriptor, and must not hold the next run back.
+		defer releaseRunLock(lock)
+	}
 	out, err := openRegular(b.stateDir, runOutputFile, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("the command's output file: %w", err)
@@ -45,13 +62,6 @@ func (b *commandBackend) Start(ctx context.Context) error {
 	// relay's own before a run's addresses go in it.
 	if err := errors.Join(out.Chmod(0o600), out.Truncate(0)); err != nil {
 		return fmt.Errorf("the command's output file: %w", err)
-	}
-	lock, err := takeRunLock(ctx, b.stateDir, b.log)
-	if err != nil {
-		return fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
-	}
-	if lock != nil {
-		defer lock.Close()
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
@@ -64,7 +74,7 @@ func (b *commandBackend) Start(ctx context.Context) error {
 	interruptGroup(cmd)
 	// After the interrupt, the command has this long to stop (Terraform
 	// releases its state lock) before it is killed.
-	cmd.WaitDelay = 30 * time.Second
+	cmd.WaitDelay = commandStopGrace
 	err = cmd.Run()
 	killGroup(cmd) // what it left running would overlap the next run
 	switch {

@@ -55,6 +55,7 @@ func readEvent(r io.Reader) (event, error) {
 	// checking them would keep every name.
 	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var ev event
+	badEventType := false
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return ev, bodyError(err)
 	}
@@ -84,10 +85,9 @@ func readEvent(r io.Reader) (event, error) {
 		}
 		switch field {
 		case "webhook_event_type":
-			// Any field can be null (api.md §2): a null event type is an absent one.
-			if v.Kind() != 'n' && s == "" {
-				return ev, errBody("webhook_event_type is not a string")
-			}
+			// Any field can be null (api.md §2): a null event type is an
+			// absent one. A repeated name: the last value counts.
+			badEventType = v.Kind() != 'n' && s == ""
 			ev.eventType = s
 		case "organization_id":
 			ev.organizationID = s
@@ -100,6 +100,9 @@ func readEvent(r io.Reader) (event, error) {
 	}
 	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) { // nothing after the object
 		return ev, bodyError(err)
+	}
+	if badEventType {
+		return ev, errBody("webhook_event_type is not a string")
 	}
 	return ev, nil
 }

@@ -16,6 +16,8 @@ func TestReadEventStreamsTheThreeFieldsItReads(t *testing.T) {
 	}{
 		{"a webhook", `{"_id":"m1","organization_id":"o1","email":"a@b.c","webhook_event_type":"memberships.inactive","profile":{"x":[1,{"y":2}]}}`, event{"memberships.inactive", "o1", "m1"}, ""},
 		{"the last of a repeated name wins", `{"_id":"m1","_id":"m2"}`, event{id: "m2"}, ""},
+		{"a repeated event type: the last counts", `{"webhook_event_type":5,"webhook_event_type":"memberships.all"}`, event{eventType: "memberships.all"}, ""},
+		{"a repeated event type, the last not a string", `{"webhook_event_type":"memberships.all","webhook_event_type":5}`, event{}, "webhook_event_type is not a string"},
 		{"an escaped name", `{"\u005fid":"m1","webhook_event_type":"memberships\u002eall"}`, event{"memberships.all", "", "m1"}, ""},
 		{"a null event type is absent", `{"webhook_event_type":null,"_id":"m1"}`, event{id: "m1"}, ""},
 		{"an object where an id was", `{"_id":{"a":[1,2]},"organization_id":7}`, event{}, ""},

@@ -75,14 +75,3 @@ func (m *metrics) countWebhook(status int, eventType string) {
 	}
 	m.webhooks.WithLabelValues(strconv.Itoa(status), event).Inc()
 }
-
-// statusWriter remembers the status written.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(status int) {
-	w.status = status
-	w.ResponseWriter.WriteHeader(status)
-}

@@ -37,9 +37,8 @@ func (h *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/metrics":
 		h.metrics.handler().ServeHTTP(w, r)
 	case h.isHookPath(r.URL.EscapedPath()):
-		sw := &statusWriter{ResponseWriter: w}
-		eventType := h.hook(sw, r)
-		h.metrics.countWebhook(sw.status, eventType)
+		status, eventType := h.hook(w, r)
+		h.metrics.countWebhook(status, eventType)
 	default:
 		http.NotFound(w, r)
 	}
@@ -55,60 +54,56 @@ func (h *receiver) isHookPath(p string) bool {
 
 // hook takes one webhook. It trusts nothing in the body beyond deciding
 // whether a run is owed; what it logs is the event type and the record's
-// _id, never a personal field. It returns the event type read, for the
-// metrics ("" when none was).
-func (h *receiver) hook(w http.ResponseWriter, r *http.Request) (eventType string) {
+// _id, never a personal field. It returns the status answered and the
+// event type read ("" when none was), for the metrics.
+func (h *receiver) hook(w http.ResponseWriter, r *http.Request) (status int, eventType string) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		h.refuse(w, http.StatusMethodNotAllowed, "only POST is accepted")
-		return
+		return h.refuse(w, http.StatusMethodNotAllowed, "only POST is accepted"), eventType
 	}
+	// w itself, not a wrapper: MaxBytesReader tells it to close the
+	// connection after a 413.
 	body := &gatedBody{ctx: r.Context(), r: http.MaxBytesReader(w, r.Body, maxBody), slots: h.largeBodies}
+	defer body.release()
 	ev, err := readEvent(body)
-	body.release()
+	body.release() // the place is another body's as soon as this one is read
 	var tooLarge *http.MaxBytesError
 	var syntax errBody
 	switch {
 	case errors.As(err, &tooLarge):
-		h.refuse(w, http.StatusRequestEntityTooLarge, "the body is over 1 MiB")
-		return
+		return h.refuse(w, http.StatusRequestEntityTooLarge, "the body is over 1 MiB"), eventType
 	case errors.As(err, &syntax):
-		h.refuse(w, http.StatusBadRequest, string(syntax))
-		return
+		return h.refuse(w, http.StatusBadRequest, string(syntax)), eventType
 	case err != nil:
-		h.refuse(w, http.StatusBadRequest, "the body could not be read")
-		return
+		return h.refuse(w, http.StatusBadRequest, "the body could not be read"), eventType
 	}
 	eventType = ev.eventType
 	if h.organizationID != "" && ev.organizationID != h.organizationID {
-		h.refuse(w, http.StatusForbidden, "organization_id is not -organization-id")
-		return
+		return h.refuse(w, http.StatusForbidden, "organization_id is not -organization-id"), eventType
 	}
 	if ev.eventType != "" && !h.events[ev.eventType] {
 		h.log.Info("webhook ignored: its event type is not in -events", "event", eventForLog(ev.eventType), "id", idForLog(ev.id))
-		answer(w, http.StatusAccepted, "ignored")
-		return
+		return answer(w, http.StatusAccepted, "ignored"), eventType
 	}
 	if err := h.ledger.record(time.Now()); err != nil {
 		h.log.Error("webhook not recorded: the owed run could not be written to -state-dir", "event", eventForLog(ev.eventType), "id", idForLog(ev.id), "problem", err.Error())
-		answer(w, http.StatusServiceUnavailable, "not recorded")
-		return
+		return answer(w, http.StatusServiceUnavailable, "not recorded"), eventType
 	}
 	h.log.Info("webhook accepted: a run is owed", "event", eventForLog(ev.eventType), "id", idForLog(ev.id))
-	answer(w, http.StatusAccepted, "accepted")
-	return eventType
+	return answer(w, http.StatusAccepted, "accepted"), eventType
 }
 
 // refuse answers a request that owes no run, and logs why, not what it held.
-func (h *receiver) refuse(w http.ResponseWriter, status int, why string) {
+func (h *receiver) refuse(w http.ResponseWriter, status int, why string) int {
 	h.log.Warn("webhook refused", "status", status, "why", why)
-	answer(w, status, why)
+	return answer(w, status, why)
 }
 
 // answer writes a small JSON body: {"status": "..."}.
-func answer(w http.ResponseWriter, status int, text string) {
+func answer(w http.ResponseWriter, status int, text string) int {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]string{"status": text})
+	return status
 }

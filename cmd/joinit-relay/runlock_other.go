@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix || solaris || aix
 
 package main
 
@@ -6,8 +6,13 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 )
 
 // takeRunLock takes no lock where there is no flock: a relay started again
 // after a crash may start a run beside one its predecessor left running.
-func takeRunLock(context.Context, string, *slog.Logger) (*os.File, error) { return nil, nil }
+func takeRunLock(context.Context, string, time.Duration, *slog.Logger) (*os.File, error) {
+	return nil, nil
+}
+
+func releaseRunLock(*os.File) {}

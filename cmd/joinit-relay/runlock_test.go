@@ -1,10 +1,11 @@
-//go:build unix
+//go:build unix && !solaris && !aix
 
 package main
 
 import (
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 	dir := t.TempDir()
 	times := filepath.Join(t.TempDir(), "times")
 	// A slow run that says when it starts and ends.
-	slow := `echo start $(date +%s.%N) >> "$RELAY_TEST_TIMES"; sleep 2; echo end $(date +%s.%N) >> "$RELAY_TEST_TIMES"; ` + appendRun
+	slow := `echo "output of a run"; echo start $(date +%s.%N) >> "$RELAY_TEST_TIMES"; sleep 2; echo end $(date +%s.%N) >> "$RELAY_TEST_TIMES"; ` + appendRun
 	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
 	first := startRelay(t, o, "-quiet-period", "50ms", "-run-command", slow)
 	if status, _ := post(t, first.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
@@ -50,4 +51,45 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 		return strings.Contains(second.log.String(), "waiting for a run an earlier relay started")
 	})
 	second.waitIdle(100 * time.Millisecond)
+}
+
+// While the second relay waits, the first relay's run still writes its
+// output: the wait must not have emptied it.
+func TestRelayWaitingForAnEarlierRunLeavesItsOutput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	slow := `echo "the first run began"; sleep 3; echo "the first run ended"; ` + appendRun
+	first := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", slow)
+	post(t, first.hookURL, membership("m1", "memberships.inactive"))
+	output := func() string { b, _ := os.ReadFile(filepath.Join(dir, runOutputFile)); return string(b) }
+	waitFor(t, "the first run writes", func() bool { return strings.Contains(output(), "the first run began") })
+	first.signal(syscall.SIGKILL)
+	<-first.exited
+	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", "echo the second run")
+	waitFor(t, "the second relay waits", func() bool {
+		return strings.Contains(second.log.String(), "waiting for a run an earlier relay started")
+	})
+	waitFor(t, "the first run ends", func() bool { return strings.Contains(output(), "the first run ended") })
+	if out := output(); !strings.HasPrefix(out, "the first run began\n") || strings.Contains(out, "\x00") {
+		t.Errorf("the first run's output while the second relay waited: %q", out)
+	}
+	waitFor(t, "the second run replaces it", func() bool { return output() == "the second run\n" })
+}
+
+// A process the command leaves outside its group keeps the inherited lock
+// descriptor: the relay releases the lock itself, so the next run starts.
+func TestALeftoverDaemonDoesNotHoldTheNextRunBack(t *testing.T) {
+	t.Parallel()
+	marker := "31." + strconv.Itoa(os.Getpid()%1000)
+	t.Cleanup(func() { _ = exec.Command("pkill", "-f", "sleep "+marker).Run() })
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "setsid sleep "+marker+" & "+appendRun)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, "the first run", func() bool { return r.runCount() == 1 })
+	r.waitIdle(100 * time.Millisecond)
+	post(t, r.hookURL, membership("m2", "memberships.inactive"))
+	began := time.Now()
+	waitFor(t, "the second run", func() bool { return r.runCount() == 2 })
+	if waited := time.Since(began); waited > 5*time.Second {
+		t.Errorf("the second run waited %s behind the first run's daemon", waited.Round(time.Second))
+	}
 }

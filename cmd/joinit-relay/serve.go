@@ -18,6 +18,10 @@ import (
 // sender holding connections open.
 const idleTimeout = 10 * time.Second
 
+// readHeaderTimeout is how long a connection has to send its headers: the
+// service's arrive at once.
+const readHeaderTimeout = 5 * time.Second
+
 // shutdownGrace is how long SIGTERM waits for requests in flight (each at
 // most a write to -state-dir).
 const shutdownGrace = 10 * time.Second
@@ -49,7 +53,7 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 		ledger: l, largeBodies: make(largeBodySlots, largeBodies), metrics: newMetrics(l), log: log}
 	hs := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       idleTimeout,

@@ -79,6 +79,9 @@ func openRegular(dir, name string, flag int, perm fs.FileMode) (*os.File, error)
 	if err == nil && !fi.Mode().IsRegular() {
 		err = fmt.Errorf("-state-dir/%s is not a regular file (%s): remove it", name, fi.Mode().Type())
 	}
+	if err == nil {
+		err = blocking(f)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err

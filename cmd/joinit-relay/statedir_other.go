@@ -2,7 +2,10 @@
 
 package main
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
 // noFollow is not needed where the relay's state directory has no Unix
 // permissions to check.
@@ -12,3 +15,5 @@ func isLink(error) bool { return false }
 
 // checkOwner checks nothing without Unix owners and modes.
 func checkOwner(string, fs.FileInfo) error { return nil }
+
+func blocking(*os.File) error { return nil }

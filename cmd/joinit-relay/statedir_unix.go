@@ -24,11 +24,27 @@ func checkOwner(dir string, fi fs.FileInfo) error {
 	if !ok {
 		return nil
 	}
-	if uid := os.Geteuid(); int(st.Uid) != uid {
-		return fmt.Errorf("-state-dir %s belongs to uid %d, not to the relay's user (uid %d): give the relay a directory of its own (chown it, or another -state-dir)", dir, st.Uid, uid)
+	// Root's directories pass too, as OpenSSH's StrictModes lets them:
+	// root can write anything anyway.
+	if uid := os.Geteuid(); int(st.Uid) != uid && st.Uid != 0 {
+		return fmt.Errorf("-state-dir %s belongs to uid %d, not to the relay's user (uid %d) or root: give the relay a directory of its own (chown it, or another -state-dir)", dir, st.Uid, uid)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
 		return fmt.Errorf("-state-dir %s may be written by other users (mode %04o): chmod 700 %s", dir, fi.Mode().Perm(), dir)
 	}
 	return nil
+}
+
+// blocking clears O_NONBLOCK (noFollow's, for a FIFO's sake) from a file
+// found regular, whose descriptor a command may inherit.
+func blocking(f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = syscall.SetNonblock(int(fd), false) }); err != nil {
+		return err
+	}
+	return serr
 }
