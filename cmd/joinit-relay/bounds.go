@@ -22,8 +22,9 @@ import (
 //
 // The worst case is about maxConns × smallBody plus largeBodies × 2 ×
 // maxBody of buffers, 264 MiB, reached only by a sender holding thousands
-// of connections each part-way through a body; 100 bodies of 100,000 keys at once peak at
-// 16 MB (BenchmarkKeyHeavyBodies; 1.35 GB when each body became a map).
+// of connections each part-way through a body. 100 bodies of 100,000 keys
+// at once peak at 16-19 MB (BenchmarkKeyHeavyBodies; 1.35 GB when each
+// body became a map).
 const (
 	maxConns    = 4096
 	smallBody   = 64 << 10
