@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -140,19 +139,6 @@ func TestOffboardingOnKeystone(t *testing.T) {
 		t.Fatalf("at the end, the group differs from the active members: %s", diff)
 	}
 	w.step("the group holds exactly the active members; %d runs, none overlapping", len(w.sync.runs()))
-}
-
-// emailOf is the address of a membership, as the module keys it.
-func (w *world) emailOf(id string) string {
-	for _, raw := range w.sandbox.MembershipsJSON(nil) {
-		if !strings.Contains(string(raw), id) {
-			continue
-		}
-		if m := regexp.MustCompile(`"email":"([^"]+)"`).FindStringSubmatch(string(raw)); m != nil {
-			return strings.ToLower(strings.TrimSpace(m[1]))
-		}
-	}
-	return ""
 }
 
 // removals counts the applies that destroyed the address's group

@@ -76,18 +76,36 @@ func (w *world) step(format string, args ...any) {
 	fmt.Fprintf(os.Stdout, "%7.1fs  %s\n", time.Since(w.began).Seconds(), fmt.Sprintf(format, args...))
 }
 
-// activeEmails are the addresses the group must hold: those of the
-// sandbox's active memberships, as the module keys them.
-func (w *world) activeEmails() map[string]bool {
-	active := 100
-	out := map[string]bool{}
-	for _, raw := range w.sandbox.MembershipsJSON(&active) {
+// member is a sandbox membership as the module sees it: its _id, and its
+// address as the module keys it (trimmed, lower-cased; "" when none).
+type member struct{ id, email string }
+
+// members are the sandbox's memberships of a status (nil: every status).
+func (w *world) members(status *int) []member {
+	var out []member
+	for _, raw := range w.sandbox.MembershipsJSON(status) {
 		var m struct {
+			ID    string  `json:"_id"`
 			Email *string `json:"email"`
 		}
 		_ = json.Unmarshal(raw, &m)
-		if m.Email != nil && strings.TrimSpace(*m.Email) != "" {
-			out[strings.ToLower(strings.TrimSpace(*m.Email))] = true
+		e := ""
+		if m.Email != nil {
+			e = strings.ToLower(strings.TrimSpace(*m.Email))
+		}
+		out = append(out, member{m.ID, e})
+	}
+	return out
+}
+
+// activeEmails are the addresses the group must hold: those of the
+// sandbox's active memberships.
+func (w *world) activeEmails() map[string]bool {
+	active := 100
+	out := map[string]bool{}
+	for _, m := range w.members(&active) {
+		if m.email != "" {
+			out[m.email] = true
 		}
 	}
 	return out
@@ -98,30 +116,29 @@ func (w *world) activeEmails() map[string]bool {
 func (w *world) pickActive(taken map[string]bool) (id, email string) {
 	w.t.Helper()
 	active := 100
-	type member struct{ id, email string }
-	var members []member
+	members := w.members(&active)
 	count := map[string]int{}
-	for _, raw := range w.sandbox.MembershipsJSON(&active) {
-		var m struct {
-			ID    string  `json:"_id"`
-			Email *string `json:"email"`
-		}
-		_ = json.Unmarshal(raw, &m)
-		if m.Email == nil || strings.TrimSpace(*m.Email) == "" {
-			continue
-		}
-		e := strings.ToLower(strings.TrimSpace(*m.Email))
-		count[e]++
-		members = append(members, member{m.ID, e})
+	for _, m := range members {
+		count[m.email]++
 	}
 	for _, m := range members {
-		if count[m.email] == 1 && !taken[m.email] {
+		if m.email != "" && count[m.email] == 1 && !taken[m.email] {
 			taken[m.email] = true
 			return m.id, m.email
 		}
 	}
 	w.t.Fatal("no active membership left with an address of its own")
 	return "", ""
+}
+
+// emailOf is the address of a membership, as the module keys it.
+func (w *world) emailOf(id string) string {
+	for _, m := range w.members(nil) {
+		if m.id == id {
+			return m.email
+		}
+	}
+	return ""
 }
 
 // cancel cancels a membership in the sandbox, which sends its webhooks to

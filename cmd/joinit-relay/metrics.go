@@ -14,14 +14,15 @@ import (
 // /metrics in Prometheus' text format. No label value is text a sender
 // chose: an event type is a trigger's name, "other" or "none".
 type metrics struct {
-	registry *prometheus.Registry
+	handler  http.Handler           // GET /metrics
 	webhooks *prometheus.CounterVec // by code and event
 	starts   *prometheus.CounterVec // by outcome: started or failed
 }
 
 func newMetrics(l *ledger) *metrics {
+	registry := prometheus.NewRegistry()
 	m := &metrics{
-		registry: prometheus.NewRegistry(),
+		handler: promhttp.HandlerFor(registry, promhttp.HandlerOpts{}),
 		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "joinit_relay_webhooks_total",
 			Help: "Requests to the receiver URL, by the HTTP status answered and the webhook's event type (a trigger's name, other, or none).",
@@ -31,7 +32,7 @@ func newMetrics(l *ledger) *metrics {
 			Help: "Starts of the sync run, by outcome: started, or failed (retried with backoff).",
 		}, []string{"outcome"}),
 	}
-	m.registry.MustRegister(m.webhooks, m.starts,
+	registry.MustRegister(m.webhooks, m.starts,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "joinit_relay_run_owed_seconds",
 			Help: "How long the owed run has been owed (since its first webhook); 0 when no run is owed.",
@@ -57,11 +58,6 @@ func newMetrics(l *ledger) *metrics {
 		m.starts.WithLabelValues(outcome) // present at 0, so a rate can be taken from the start
 	}
 	return m
-}
-
-// handler serves GET /metrics.
-func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
 // countWebhook counts one answer on the receiver URL.

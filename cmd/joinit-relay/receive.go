@@ -35,7 +35,7 @@ func (h *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/healthz":
 		h.health(w, r)
 	case r.URL.Path == "/metrics":
-		h.metrics.handler().ServeHTTP(w, r)
+		h.metrics.handler.ServeHTTP(w, r)
 	case h.isHookPath(r.URL.EscapedPath()):
 		status, eventType := h.hook(w, r)
 		h.metrics.countWebhook(status, eventType)

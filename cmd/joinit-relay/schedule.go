@@ -107,26 +107,23 @@ func (s *scheduler) startOnce(ctx context.Context) error {
 		s.log.Error("the run started, but its record in -state-dir could not be removed", "problem", ferr.Error())
 	}
 	took := time.Since(began).Round(time.Millisecond).String()
-	s.count(ctx, err)
 	switch {
 	case err == nil:
+		s.countStart("started")
 		s.log.Info("the sync run started", "backend", s.backend.Describe(), "took", took)
-	case ctx.Err() != nil:
+	case ctx.Err() != nil: // cut short by shutdown: neither started nor failed
 		s.log.Warn("the start was interrupted by shutdown; the run stays owed in -state-dir", "took", took)
 	default:
+		s.countStart("failed")
 		s.logFailure(err, took)
 	}
 	return err
 }
 
-// count counts a start's outcome; one cut short by shutdown is neither.
-func (s *scheduler) count(ctx context.Context, err error) {
-	switch {
-	case s.starts == nil || ctx.Err() != nil:
-	case err == nil:
-		s.starts.WithLabelValues("started").Inc()
-	default:
-		s.starts.WithLabelValues("failed").Inc()
+// countStart counts a start's outcome for /metrics.
+func (s *scheduler) countStart(outcome string) {
+	if s.starts != nil {
+		s.starts.WithLabelValues(outcome).Inc()
 	}
 }
 
