@@ -20,6 +20,7 @@ import (
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -198,11 +199,11 @@ func campaignRun(t *testing.T, seed uint64, chaos sandbox.Chaos) (campaignOutcom
 		t.Fatal(err)
 	}
 	for label, r := range reads {
-		state, err := r.def.readState(ctx, c, configOf(r.def, r.args))
+		state, _, err := r.def.readChecked(ctx, c, configOf(r.def, r.args), maxResultBytes)
 		if err != nil {
 			t.Fatalf("seed %d: %s without faults: %v", seed, label, err)
 		}
-		want := stateJSON(referenceValue(r.def.attrs, state))
+		want := stateJSON(tfattr.ReferenceValue(r.def.attrs, state))
 		var got any
 		if o, ok := outputs[label]; ok {
 			dec := json.NewDecoder(bytes.NewReader(o.Value))

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 type groupsState struct {
@@ -18,13 +19,13 @@ var groupsDef = registerDataSource(dataSource[groupsState]{
 		"Who is in a group cannot be read: the API shows no group members, and no group ids on memberships; `raw_json` holds only what the service sends of the group itself.",
 	read:     readGroups,
 	readLess: "every group keeps its raw_json, since the API does not document the group fields; there is no smaller read of groups.",
-	attrs: []attr{
-		objectList("groups", "The groups, in API order, each once.",
+	attrs: []tfattr.Attr{
+		tfattr.ObjectList("groups", "The groups, in API order, each once.",
 			func(s *groupsState) ([]client.Group, bool) { return s.groups, true },
-			str("id", "Group identifier (the API's `_id`, or `id`).", func(g *client.Group) *string { return g.GroupID() }),
-			str("organization_id", "Owning organization.", func(g *client.Group) *string { return g.OrganizationID }),
-			str("name", "Group name, where the API sends one.", func(g *client.Group) *string { return g.Name }),
-			str("raw_json", "The record as the API sent it (JSON). Always set, since the group fields are not documented.", func(g *client.Group) *string { return nonEmpty(&g.RawJSON) }),
+			tfattr.Str("id", "Group identifier (the API's `_id`, or `id`).", func(g *client.Group) *string { return g.GroupID() }),
+			tfattr.Str("organization_id", "Owning organization.", func(g *client.Group) *string { return g.OrganizationID }),
+			tfattr.Str("name", "Group name, where the API sends one.", func(g *client.Group) *string { return g.Name }),
+			tfattr.Str("raw_json", "The record as the API sent it (JSON). Always set, since the group fields are not documented.", func(g *client.Group) *string { return nonEmpty(&g.RawJSON) }),
 		),
 	},
 })

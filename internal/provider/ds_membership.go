@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 // membershipState is the joinit_membership state as Go values.
@@ -49,23 +50,23 @@ var membershipDef = registerDataSource(dataSource[membershipState]{
 	configValidators: []datasource.ConfigValidator{
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("email"), path.MatchRoot("external_id")),
 	},
-	attrs: []attr{
-		strArg("id", "The membership's identifier (the API's `_id`), compared exactly. Set exactly one of `id`, `email` and `external_id`.",
+	attrs: []tfattr.Attr{
+		tfattr.StrArg("id", "The membership's identifier (the API's `_id`), compared exactly. Set exactly one of `id`, `email` and `external_id`.",
 			lookupKeys[0].of, stringvalidator.LengthAtLeast(1)),
-		strArg("email", "The member's e-mail address, compared without regard to case or white space around it: the API keeps an address as it was typed, "+
+		tfattr.StrArg("email", "The member's e-mail address, compared without regard to case or white space around it: the API keeps an address as it was typed, "+
 			"so `Ana@Example.com` typed at sign-up matches `ana@example.com` from an identity provider. "+
 			"An e-mail is not a unique key: one person can hold several memberships, and a lookup that matches more than one fails, "+
 			"listing their ids and statuses; narrow it with `status`, or look up by `id`.",
 			lookupKeys[1].of, stringvalidator.LengthAtLeast(1)),
-		strArg("external_id", "The membership's external identifier (the API's `external_id`), compared exactly.",
+		tfattr.StrArg("external_id", "The membership's external identifier (the API's `external_id`), compared exactly.",
 			lookupKeys[2].of, stringvalidator.LengthAtLeast(1)),
 		statusArg(func(s *membershipState) **int64 { return &s.Status }),
-		boolArg("allow_missing", "When true, a lookup that matches nothing sets `found` to false and `membership` to null instead of failing the plan "+
+		tfattr.BoolArg("allow_missing", "When true, a lookup that matches nothing sets `found` to false and `membership` to null instead of failing the plan "+
 			"(a `for_each` over people who may not have joined yet). Several matches fail all the same.",
 			false, func(s *membershipState) **bool { return &s.AllowMissing }),
-		boolean("found", "Whether a membership matched. Always true unless `allow_missing` is true: a lookup that finds nothing fails otherwise.",
+		tfattr.Bool("found", "Whether a membership matched. Always true unless `allow_missing` is true: a lookup that finds nothing fails otherwise.",
 			func(s *membershipState) *bool { return s.Found }),
-		object("membership", "The membership that matched, with the attributes of an element of `joinit_memberships`' `memberships`; "+
+		tfattr.Object("membership", "The membership that matched, with the attributes of an element of `joinit_memberships`' `memberships`; "+
 			"null when nothing matched.",
 			func(s *membershipState) *client.Membership { return s.record }, membershipAttrs()...),
 	},
@@ -79,7 +80,7 @@ func checkLookupKey(s *membershipState) error {
 	for _, k := range lookupKeys {
 		if v := *k.of(s); v != nil {
 			if mistake := keyMistake(*v); mistake != "" {
-				return &argError{attr: k.attr, msg: fmt.Sprintf("%s = %q %s: a lookup compares the value as given", k.attr, *v, mistake)}
+				return &tfattr.ArgError{Attr: k.attr, Msg: fmt.Sprintf("%s = %q %s: a lookup compares the value as given", k.attr, *v, mistake)}
 			}
 		}
 	}
@@ -117,11 +118,11 @@ func readMembership(ctx context.Context, c *client.Client, s *membershipState, o
 		q := lookupQuestion{attr: k.attr, value: *value, status: s.Status, read: got.Read}
 		switch {
 		case len(got.Matches) == 1:
-			s.record, s.Found = &got.Matches[0], ptr(true)
+			s.record, s.Found = &got.Matches[0], new(true)
 		case len(got.Matches) > 1:
 			return q.several(got.Matches, func(v string) string { return c.ServerText(v, serverTextLimit) })
 		case *s.AllowMissing:
-			s.Found = ptr(false)
+			s.Found = new(false)
 		default:
 			return q.missing()
 		}

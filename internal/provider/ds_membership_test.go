@@ -352,7 +352,7 @@ func TestLookupWithoutExactlyOneKeyIsRefusedAtTheRead(t *testing.T) {
 		{map[string]tftypes.Value{"id": str("a"), "email": str("b@example.com"), "external_id": str("c")}, "id, email and external_id are all set"},
 	} {
 		args, want := tc.args, tc.want
-		_, err := membershipDef.readState(context.Background(), c, configOf(membershipDef, args))
+		_, _, err := membershipDef.readChecked(context.Background(), c, configOf(membershipDef, args), maxResultBytes)
 		if err == nil || !strings.Contains(err.Error(), "set exactly one of id, email, external_id to look a membership up by: "+want) {
 			t.Errorf("%v: got %v, want it to say %q", args, err, want)
 		}

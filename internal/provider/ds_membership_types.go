@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 type membershipTypesState struct {
@@ -19,33 +20,33 @@ var membershipTypesDef = registerDataSource(dataSource[membershipTypesState]{
 	read:     readMembershipTypes,
 	readLess: "read them all: an organization has a handful of membership types.",
 	rawJSON:  true,
-	attrs: []attr{
-		objectList("membership_types", "The membership types, in API order, each once.",
+	attrs: []tfattr.Attr{
+		tfattr.ObjectList("membership_types", "The membership types, in API order, each once.",
 			func(s *membershipTypesState) ([]client.MembershipType, bool) { return s.types, true },
 			membershipTypeAttrs()...),
 	},
 })
 
-func membershipTypeAttrs() []attr {
+func membershipTypeAttrs() []tfattr.Attr {
 	type m = client.MembershipType
-	return []attr{
-		str("id", "Membership type identifier (the API's `_id`): what memberships' `membership_type` holds.", func(x *m) *string { return x.ID }),
-		str("organization_id", "Owning organization.", func(x *m) *string { return x.OrganizationID }),
-		str("membership_name", "Name of the type: what memberships' `membership_name` holds.", func(x *m) *string { return x.MembershipName }),
-		str("description", "Description.", func(x *m) *string { return x.Description }),
-		num("status", "Visibility: 100 shown on the member profile, 200 hidden.", func(x *m) *int64 { return x.Status }),
-		num("duration", "Length of a membership, in `duration_interval_type` units.", func(x *m) *int64 { return x.Duration }),
-		str("duration_interval_type", "Unit of `duration`: day, week, month or year.", func(x *m) *string { return x.DurationIntervalType }),
-		str("duration_display", "The duration as the service shows it.", func(x *m) *string { return x.DurationDisplay }),
-		str("registration_type", "individual or group.", func(x *m) *string { return x.RegistrationType }),
-		object("price", "Price; null when the API sends none.", func(x *m) *client.Price { return x.Price },
-			num("value", "Amount, in the currency's smallest unit (10000 usd is $100.00).", func(p *client.Price) *int64 { return p.Value }),
-			str("currency", "Currency code.", func(p *client.Price) *string { return p.Currency }),
-			str("display", "The price as the service shows it.", func(p *client.Price) *string { return p.Display }),
-			str("type", "fixed or donation.", func(p *client.Price) *string { return p.Type }),
+	return []tfattr.Attr{
+		tfattr.Str("id", "Membership type identifier (the API's `_id`): what memberships' `membership_type` holds.", func(x *m) *string { return x.ID }),
+		tfattr.Str("organization_id", "Owning organization.", func(x *m) *string { return x.OrganizationID }),
+		tfattr.Str("membership_name", "Name of the type: what memberships' `membership_name` holds.", func(x *m) *string { return x.MembershipName }),
+		tfattr.Str("description", "Description.", func(x *m) *string { return x.Description }),
+		tfattr.Num("status", "Visibility: 100 shown on the member profile, 200 hidden.", func(x *m) *int64 { return x.Status }),
+		tfattr.Num("duration", "Length of a membership, in `duration_interval_type` units.", func(x *m) *int64 { return x.Duration }),
+		tfattr.Str("duration_interval_type", "Unit of `duration`: day, week, month or year.", func(x *m) *string { return x.DurationIntervalType }),
+		tfattr.Str("duration_display", "The duration as the service shows it.", func(x *m) *string { return x.DurationDisplay }),
+		tfattr.Str("registration_type", "individual or group.", func(x *m) *string { return x.RegistrationType }),
+		tfattr.Object("price", "Price; null when the API sends none.", func(x *m) *client.Price { return x.Price },
+			tfattr.Num("value", "Amount, in the currency's smallest unit (10000 usd is $100.00).", func(p *client.Price) *int64 { return p.Value }),
+			tfattr.Str("currency", "Currency code.", func(p *client.Price) *string { return p.Currency }),
+			tfattr.Str("display", "The price as the service shows it.", func(p *client.Price) *string { return p.Display }),
+			tfattr.Str("type", "fixed or donation.", func(p *client.Price) *string { return p.Type }),
 		),
-		boolean("recurring", "Whether the membership renews by itself.", func(x *m) *bool { return x.Recurring }),
-		str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null.", func(x *m) *string { return nonEmpty(&x.RawJSON) }),
+		tfattr.Bool("recurring", "Whether the membership renews by itself.", func(x *m) *bool { return x.Recurring }),
+		tfattr.Str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null.", func(x *m) *string { return nonEmpty(&x.RawJSON) }),
 	}
 }
 

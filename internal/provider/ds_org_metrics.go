@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 type orgMetricsState struct {
@@ -18,14 +19,14 @@ var orgMetricsDef = registerDataSource(dataSource[orgMetricsState]{
 	read:        readOrgMetrics,
 	readLess:    "leave include_raw_json unset.",
 	rawJSON:     true,
-	attrs: []attr{
-		num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
-		objectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
+	attrs: []tfattr.Attr{
+		tfattr.Num("total_pages", "The API's totalPages for the page size used; 0 when there are no records.", func(s *orgMetricsState) *int64 { return s.TotalPages }),
+		tfattr.ObjectList("results", "The metrics records, in API order. Records have no id, so none is ever taken for a duplicate: equal records are all kept.",
 			func(s *orgMetricsState) ([]client.OrgMetric, bool) { return s.results, true },
-			str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
-			num("metric_period_key", "Period the record covers, as the API's integer key: YYYYMM in every answer seen (202401 is January 2024; the specification says only that it is an integer).", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
-			num("active_memberships", "Active memberships in the period.", func(m *client.OrgMetric) *int64 { return m.ActiveMemberships }),
-			str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Other fields of this record may exist.", func(m *client.OrgMetric) *string { return nonEmpty(&m.RawJSON) }),
+			tfattr.Str("organization_id", "Organization the record is for.", func(m *client.OrgMetric) *string { return m.OrganizationID }),
+			tfattr.Num("metric_period_key", "Period the record covers, as the API's integer key: YYYYMM in every answer seen (202401 is January 2024; the specification says only that it is an integer).", func(m *client.OrgMetric) *int64 { return m.MetricPeriodKey }),
+			tfattr.Num("active_memberships", "Active memberships in the period.", func(m *client.OrgMetric) *int64 { return m.ActiveMemberships }),
+			tfattr.Str("raw_json", "The record as the API sent it (JSON), when `include_raw_json` is true; otherwise null. Other fields of this record may exist.", func(m *client.OrgMetric) *string { return nonEmpty(&m.RawJSON) }),
 		),
 	},
 })
@@ -36,6 +37,6 @@ func readOrgMetrics(ctx context.Context, c *client.Client, s *orgMetricsState, o
 		return err
 	}
 	s.results = m.Results
-	s.TotalPages = ptr(int64(m.TotalPages))
+	s.TotalPages = new(int64(m.TotalPages))
 	return nil
 }

@@ -137,7 +137,7 @@ func coverageVariants(d dsTest) map[string]map[string]tftypes.Value {
 		}
 	}
 	if def.fields != nil {
-		out["fields"] = map[string]tftypes.Value{"fields": stringList(def.fields.attrs[0].name)}
+		out["fields"] = map[string]tftypes.Value{"fields": stringList(def.fields.attrs[0].Name())}
 		maps.Copy(out["fields"], d.args)
 	}
 	return out

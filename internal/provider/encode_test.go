@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -41,8 +42,8 @@ func trickyMemberships(t *testing.T) []client.Membership {
 func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
 	recs := trickyMemberships(t)
 	s := &membershipsState{
-		common: common{PageSize: ptr(int64(1000)), IncludeRawJSON: ptr(true)},
-		Status: ptr(int64(100)), IncludeRecords: ptr(includeRecords), records: recs,
+		common: common{PageSize: new(int64(1000)), IncludeRawJSON: new(true)},
+		Status: new(int64(100)), IncludeRecords: new(includeRecords), records: recs,
 	}
 	s.ids, s.emails = idsAndEmails(recs)
 	return s
@@ -52,13 +53,13 @@ func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
 // and filtered by type.
 func withFields(t *testing.T, s *membershipsState, fields ...string) *membershipsState {
 	t.Helper()
-	s.fields.stringsValue = stringsValue{values: ptrs(fields...), set: true}
+	s.fields.Strings = tfattr.Strings{Values: ptrs(fields...), Set: true}
 	var err error
-	if s.fields.chosen, err = membershipFields.choose(s.fields.values, true); err != nil {
+	if s.fields.chosen, err = membershipFields.choose(s.fields.Values, true); err != nil {
 		t.Fatal(err)
 	}
-	s.types = stringsValue{values: ptrs("t2", "t1", "Ü"), set: true}
-	s.names = stringsValue{values: ptrs("Gold"), set: true}
+	s.types = tfattr.Strings{Values: ptrs("t2", "t1", "Ü"), Set: true}
+	s.names = tfattr.Strings{Values: ptrs("Gold"), Set: true}
 	return s
 }
 
@@ -85,7 +86,7 @@ func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 			for variant, args := range argumentVariants(d) {
 				t.Run(d.def.name+"/"+listName+"/"+variant, func(t *testing.T) {
 					t.Parallel()
-					state, err := d.def.readState(context.Background(), c, configOf(d.def, args))
+					state, _, err := d.def.readChecked(context.Background(), c, configOf(d.def, args), maxResultBytes)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -104,7 +105,7 @@ func checkEncoding(t *testing.T, def *dataSourceDef, state any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := referenceValue(def.attrs, state)
+	ref := tfattr.ReferenceValue(def.attrs, state)
 	want, err := tfprotov6.NewDynamicValue(def.stateType, ref)
 	if err != nil {
 		t.Fatal(err)
@@ -131,18 +132,19 @@ func checkEncoding(t *testing.T, def *dataSourceDef, state any) {
 func argumentVariants(d dsTest) map[string]map[string]tftypes.Value {
 	def := d.def
 	out := map[string]map[string]tftypes.Value{"defaults": {}, "page_size 1": {"page_size": tftypes.NewValue(tftypes.Number, 1)}}
+	arguments := def.schema().Attributes
 	for _, a := range def.attrs {
-		if _, base := d.args[a.name]; !base && a.parse != nil && def.stateType.AttributeTypes[a.name].Is(tftypes.Bool) {
+		if _, base := d.args[a.Name()]; !base && arguments[a.Name()] != nil && arguments[a.Name()].IsOptional() && def.stateType.AttributeTypes[a.Name()].Is(tftypes.Bool) {
 			for _, b := range []bool{true, false} {
-				out[fmt.Sprintf("%s %t", a.name, b)] = map[string]tftypes.Value{a.name: tftypes.NewValue(tftypes.Bool, b)}
+				out[fmt.Sprintf("%s %t", a.Name(), b)] = map[string]tftypes.Value{a.Name(): tftypes.NewValue(tftypes.Bool, b)}
 			}
 		}
 	}
 	if def.fields != nil {
 		var all []string
 		for _, a := range def.fields.attrs {
-			out["fields "+a.name] = map[string]tftypes.Value{"fields": stringList(a.name)}
-			all = append(all, a.name)
+			out["fields "+a.Name()] = map[string]tftypes.Value{"fields": stringList(a.Name())}
+			all = append(all, a.Name())
 		}
 		out["fields, all"] = map[string]tftypes.Value{"fields": stringList(all...), "include_raw_json": tftypes.NewValue(tftypes.Bool, true)}
 	}
@@ -174,7 +176,7 @@ func stringList(values ...string) tftypes.Value {
 
 func TestLeanReadLeavesMembershipsNull(t *testing.T) {
 	t.Parallel()
-	v := referenceValue(membershipsDef.attrs, membershipsFixture(t, false))
+	v := tfattr.ReferenceValue(membershipsDef.attrs, membershipsFixture(t, false))
 	var attrs map[string]tftypes.Value
 	if err := v.As(&attrs); err != nil {
 		t.Fatal(err)
@@ -249,7 +251,7 @@ func equalStrings(a, b []string) bool {
 func TestRecordsCarryOnlyChosenAttributes(t *testing.T) {
 	t.Parallel()
 	s := withFields(t, membershipsFixture(t, true), "email", "membership_name", "status")
-	v := referenceValue(membershipsDef.attrs, s)
+	v := tfattr.ReferenceValue(membershipsDef.attrs, s)
 	var attrs map[string]tftypes.Value
 	if err := v.As(&attrs); err != nil {
 		t.Fatal(err)
@@ -279,12 +281,12 @@ func TestRecordsCarryOnlyChosenAttributes(t *testing.T) {
 }
 
 // encodeState is both passes of the server's encoding in one call.
-func encodeState(attrs []attr, state any) ([]byte, error) {
-	n, err := encodedSize(attrs, state)
+func encodeState(attrs []tfattr.Attr, state any) ([]byte, error) {
+	n, err := tfattr.EncodedSize(attrs, state)
 	if err != nil {
 		return nil, err
 	}
-	return encodeSized(attrs, state, n)
+	return tfattr.EncodeSized(attrs, state, n)
 }
 
 // BenchmarkEncodeMemberships100k reads 100,000 memberships from the sandbox
@@ -298,7 +300,7 @@ func BenchmarkEncodeMemberships100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	state, err := membershipsDef.readState(context.Background(), c, emptyConfig(membershipsDef))
+	state, _, err := membershipsDef.readChecked(context.Background(), c, emptyConfig(membershipsDef), maxResultBytes)
 	if err != nil {
 		b.Fatal(err)
 	}

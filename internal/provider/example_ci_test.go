@@ -25,7 +25,7 @@ func TestAccExample_ciPlan(t *testing.T) {
 	}
 	t.Parallel()
 	s, tf := startExample(t, "use-cases/ci-plan", sandbox.Options{Seed: 62, Memberships: 40})
-	active := s.MembershipsJSON(ptr(100))
+	active := s.MembershipsJSON(new(100))
 	var emails []string
 	for _, raw := range active {
 		var m struct{ Email *string }

@@ -23,7 +23,7 @@ func TestAccExample_membershipLookups(t *testing.T) {
 	s, tf := startExample(t, "data-sources/joinit_membership", sandbox.Options{Seed: 62, Memberships: 80})
 	writeFile(t, filepath.Join(tf.WorkingDir(), "terraform.tf"),
 		"terraform {\n  required_providers {\n    joinit = { source = \""+RegistryAddress+"\" }\n  }\n}\n")
-	active := rawRecords(s.MembershipsJSON(ptr(100)))
+	active := rawRecords(s.MembershipsJSON(new(100)))
 	member := uniqueBy(t, active, "email", true)
 	email := textOf(t, member, "email")
 	external := uniqueBy(t, rawRecords(s.MembershipsJSON(nil)), "external_id", false)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -134,13 +135,13 @@ func TestMockTestFillsEveryDataSource(t *testing.T) {
 		blocks[name] = body
 	}
 	for name, d := range registeredDefs {
-		body, ok := blocks["joinit_"+name]
+		body, ok := blocks[name]
 		if !ok {
-			t.Errorf("no mock_data \"joinit_%s\"", name)
+			t.Errorf("no mock_data \"%s\"", name)
 			continue
 		}
 		for _, a := range d.attrs {
-			if a.block == nil && (a.kind == kindObject || a.kind == kindObjectList) {
+			if a.Name() != "timeouts" && len(a.Children()) > 0 { // an object or a list of objects; timeouts is a block
 				checkFilled(t, name, body, a)
 			}
 		}
@@ -149,13 +150,13 @@ func TestMockTestFillsEveryDataSource(t *testing.T) {
 
 // checkFilled requires a, and each object or list of objects within it,
 // to be given a value in body.
-func checkFilled(t *testing.T, dataSource, body string, a attr) {
+func checkFilled(t *testing.T, dataSource, body string, a tfattr.Attr) {
 	t.Helper()
-	if !regexp.MustCompile(`\b` + a.name + `\s*=`).MatchString(body) {
-		t.Errorf("mock_data \"joinit_%s\" does not fill %s", dataSource, a.name)
+	if !regexp.MustCompile(`\b` + a.Name() + `\s*=`).MatchString(body) {
+		t.Errorf("mock_data \"%s\" does not fill %s", dataSource, a.Name())
 	}
-	for _, c := range a.children {
-		if c.kind == kindObject || c.kind == kindObjectList {
+	for _, c := range a.Children() {
+		if len(c.Children()) > 0 {
 			checkFilled(t, dataSource, body, c)
 		}
 	}

@@ -23,7 +23,7 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 	}
 	t.Parallel()
 	s, tf := startExample(t, "use-cases/sso-group-sync", sandbox.Options{Seed: 61, Memberships: 80})
-	active := len(s.MembershipsJSON(ptr(100)))
+	active := len(s.MembershipsJSON(new(100)))
 	if active == 0 {
 		t.Fatal("the sandbox has no active memberships to sync")
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 // `fields` chooses the attributes of each record; the records then come in
@@ -23,7 +25,7 @@ import (
 // needs decoded.
 type recordFields struct {
 	what  string // "membership": what a record is, for messages
-	attrs []attr
+	attrs []tfattr.Attr
 	// json names the member an attr reads when it is not the attr's own
 	// name; "" for an attr no member fills (raw_json).
 	json map[string]string
@@ -34,8 +36,8 @@ type recordFields struct {
 func (r recordFields) containers() []string {
 	var out []string
 	for _, a := range r.attrs {
-		if len(a.children) > 0 {
-			out = append(out, a.name)
+		if len(a.Children()) > 0 {
+			out = append(out, a.Name())
 		}
 	}
 	return out
@@ -44,7 +46,7 @@ func (r recordFields) containers() []string {
 func (r recordFields) names() []string {
 	out := make([]string, len(r.attrs))
 	for i, a := range r.attrs {
-		out[i] = a.name
+		out[i] = a.Name()
 	}
 	return out
 }
@@ -52,24 +54,24 @@ func (r recordFields) names() []string {
 // chosenFields is `fields` as configured, and the attrs it chooses; chosen
 // is nil when fields is not set.
 type chosenFields struct {
-	stringsValue
-	chosen []attr
+	tfattr.Strings
+	chosen []tfattr.Attr
 }
 
 // fieldsArg declares `fields`: validation lists the valid names, and parse
 // chooses the attrs.
-func fieldsArg[S any](r recordFields, field func(*S) *chosenFields) attr {
+func fieldsArg[S any](r recordFields, field func(*S) *chosenFields) tfattr.Attr {
 	names, what := r.names(), r.what
-	return stringListArg("fields",
+	return tfattr.StringListArg("fields",
 		fmt.Sprintf("The attributes wanted of each %s, named as in `%ss`; a nested object comes whole. "+
 			"When set, the %ss come in `records`, objects with exactly these attributes, and `%ss` is null: "+
 			"the other attributes are not decoded, not sent to Terraform and not stored in state. "+
 			"Name at least one, each once: an empty list or a name given twice is refused. Valid names: %s.",
 			what, what, what, what, "`"+strings.Join(names, "`, `")+"`"),
-		func(s *S) *stringsValue { return &field(s).stringsValue },
+		func(s *S) *tfattr.Strings { return &field(s).Strings },
 		func(s *S) (err error) {
 			f := field(s)
-			f.chosen, err = r.choose(f.values, f.set)
+			f.chosen, err = r.choose(f.Values, f.Set)
 			return err
 		},
 		listvalidator.SizeAtLeast(1),
@@ -80,42 +82,42 @@ func fieldsArg[S any](r recordFields, field func(*S) *chosenFields) attr {
 }
 
 // recordsAttr declares `records`: the chosen attributes of each record.
-func recordsAttr[S, R any](what string, get func(*S) (chosen []attr, records []R)) attr {
-	return dynamic("records",
+func recordsAttr[S, R any](what string, get func(*S) (chosen []tfattr.Attr, records []R)) tfattr.Attr {
+	return tfattr.Dynamic("records",
 		fmt.Sprintf("The %ss with only the attributes named in `fields`, in API order, each once; null when `fields` is not set. "+
 			"A list of objects whose type follows from `fields`.", what),
-		func(s *S) dynamicView {
+		func(s *S) tfattr.DynamicView {
 			chosen, recs := get(s)
 			if chosen == nil {
-				return dynamicView{null: true}
+				return tfattr.DynamicView{Null: true}
 			}
-			return dynamicView{parent: s, of: objectList("records", "", func(*S) ([]R, bool) { return recs, true }, chosen...)}
+			return tfattr.DynamicView{Parent: s, Of: tfattr.ObjectList("records", "", func(*S) ([]R, bool) { return recs, true }, chosen...)}
 		})
 }
 
 // choose returns the attrs fields names, nil when fields is not set. The
 // schema's validators refuse bad names at validation; this holds the same
 // rule for any read that gets here without them.
-func (r recordFields) choose(fields []*string, set bool) ([]attr, error) {
+func (r recordFields) choose(fields []*string, set bool) ([]tfattr.Attr, error) {
 	if !set {
 		return nil, nil
 	}
 	if len(fields) == 0 {
-		return nil, &argError{"fields", "name at least one attribute"}
+		return nil, &tfattr.ArgError{Attr: "fields", Msg: "name at least one attribute"}
 	}
-	byName := make(map[string]attr, len(r.attrs))
+	byName := make(map[string]tfattr.Attr, len(r.attrs))
 	for _, a := range r.attrs {
-		byName[a.name] = a
+		byName[a.Name()] = a
 	}
-	chosen := make([]attr, 0, len(fields))
+	chosen := make([]tfattr.Attr, 0, len(fields))
 	seen := map[string]bool{}
 	for _, f := range fields {
 		a, ok := byName[*f]
 		if !ok {
-			return nil, &argError{"fields", unknownAttributeMessage(r.what, *f, r.names(), r.containers())}
+			return nil, &tfattr.ArgError{Attr: "fields", Msg: unknownAttributeMessage(r.what, *f, r.names(), r.containers())}
 		}
 		if seen[*f] {
-			return nil, &argError{"fields", fmt.Sprintf("%q is named twice", *f)}
+			return nil, &tfattr.ArgError{Attr: "fields", Msg: fmt.Sprintf("%q is named twice", *f)}
 		}
 		seen[*f] = true
 		chosen = append(chosen, a)
@@ -125,28 +127,18 @@ func (r recordFields) choose(fields []*string, set bool) ([]attr, error) {
 
 // jsonMembers are the JSON members the chosen attrs read, for the client's
 // field mask.
-func (r recordFields) jsonMembers(chosen []attr) []string {
+func (r recordFields) jsonMembers(chosen []tfattr.Attr) []string {
 	out := make([]string, 0, len(chosen))
 	for _, a := range chosen {
-		name, renamed := r.json[a.name]
+		name, renamed := r.json[a.Name()]
 		if !renamed {
-			name = a.name
+			name = a.Name()
 		}
 		if name != "" {
 			out = append(out, name)
 		}
 	}
 	return out
-}
-
-// has reports whether an attr of that name was chosen.
-func has(chosen []attr, name string) bool {
-	for _, a := range chosen {
-		if a.name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // fieldsNeedRecords refuses `fields` with `include_records = false`: one

@@ -19,6 +19,7 @@ import (
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -43,9 +44,9 @@ func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
 			raw := map[string]tftypes.Value{"include_raw_json": tftypes.NewValue(tftypes.Bool, true)}
 			full := readRecords(t, c, d.def, fullRecordsAttr(t, d.def), raw)
 			for _, a := range d.def.fields.attrs {
-				raw["fields"] = stringList(a.name)
+				raw["fields"] = stringList(a.Name())
 				got := readRecords(t, c, d.def, "records", raw)
-				sameAttr(t, a.name, full, got)
+				sameAttr(t, a.Name(), full, got)
 			}
 		})
 	}
@@ -55,7 +56,7 @@ func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
 // the list of objects of every attribute `fields` chooses from.
 func fullRecordsAttr(t *testing.T, def *dataSourceDef) string {
 	t.Helper()
-	want := tftypes.List{ElementType: objectType(def.fields.attrs)}
+	want := tftypes.List{ElementType: tfattr.ObjectType(def.fields.attrs)}
 	for name, typ := range def.stateType.AttributeTypes {
 		if typ.Equal(want) {
 			return name
@@ -69,13 +70,13 @@ func fullRecordsAttr(t *testing.T, def *dataSourceDef) string {
 // attribute name, each as its attributes.
 func readRecords(t *testing.T, c *client.Client, def *dataSourceDef, name string, args map[string]tftypes.Value) []map[string]tftypes.Value {
 	t.Helper()
-	state, err := def.readState(context.Background(), c, configOf(def, args))
+	state, _, err := def.readChecked(context.Background(), c, configOf(def, args), maxResultBytes)
 	if err != nil {
 		t.Fatalf("%v: %v", args, err)
 	}
 	var attrs map[string]tftypes.Value
 	var elems []tftypes.Value
-	if err := referenceValue(def.attrs, state).As(&attrs); err != nil {
+	if err := tfattr.ReferenceValue(def.attrs, state).As(&attrs); err != nil {
 		t.Fatal(err)
 	}
 	if err := attrs[name].As(&elems); err != nil {
@@ -118,7 +119,7 @@ func TestChooseFields(t *testing.T) {
 		t.Fatalf("unset fields: %v, %v", chosen, err)
 	}
 	chosen, err := membershipFields.choose(ptrs("status", "email"), true)
-	if err != nil || len(chosen) != 2 || chosen[0].name != "status" || chosen[1].name != "email" {
+	if err != nil || len(chosen) != 2 || chosen[0].Name() != "status" || chosen[1].Name() != "email" {
 		t.Fatalf("choose: %v, %v", chosen, err)
 	}
 	for _, bad := range [][]string{{"email", "phone"}, {"email", "email"}, {}} {
@@ -139,7 +140,7 @@ func TestChooseFields(t *testing.T) {
 	}
 }
 
-func ptrAttrs(names ...string) []attr {
+func ptrAttrs(names ...string) []tfattr.Attr {
 	chosen, err := membershipFields.choose(ptrs(names...), true)
 	if err != nil {
 		panic(err)
@@ -166,7 +167,7 @@ func TestLeanAndChosenReadsDecodeOnlyWhatTheyReturn(t *testing.T) {
 		for name, v := range set {
 			cfg[name] = v
 		}
-		_, err := membershipsDef.readState(context.Background(), c, tftypes.NewValue(membershipsDef.stateType, cfg))
+		_, _, err := membershipsDef.readChecked(context.Background(), c, tftypes.NewValue(membershipsDef.stateType, cfg), maxResultBytes)
 		return err
 	}
 	strs := func(values ...string) tftypes.Value {

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 // The API filters memberships by status only: its filters by membership
@@ -24,23 +26,24 @@ const (
 	argMembershipNames = "membership_names"
 )
 
-func membershipTypesArg() attr {
-	return stringSetArg(argMembershipTypes, "Only memberships whose `membership_type` (the type's identifier) is one of these. "+
+func membershipTypesArg[S any](field func(*S) *tfattr.Strings) tfattr.Attr {
+	return tfattr.StringSetArg(argMembershipTypes, "Only memberships whose `membership_type` (the type's identifier) is one of these. "+
 		"Applies to `memberships`, `records`, `ids` and `emails` alike."+filterNote,
-		func(s *membershipsState) *stringsValue { return &s.types }, setvalidator.SizeAtLeast(1))
+		field, setvalidator.SizeAtLeast(1))
 }
 
-func membershipNamesArg() attr {
-	return stringSetArg(argMembershipNames, "Only memberships whose `membership_name` (the type's name) is one of these. "+
+func membershipNamesArg[S any](field func(*S) *tfattr.Strings) tfattr.Attr {
+	return tfattr.StringSetArg(argMembershipNames, "Only memberships whose `membership_name` (the type's name) is one of these. "+
 		"Applies to `memberships`, `records`, `ids` and `emails` alike. With `membership_types` too, a membership must match both."+filterNote,
-		func(s *membershipsState) *stringsValue { return &s.names }, setvalidator.SizeAtLeast(1))
+		field, setvalidator.SizeAtLeast(1))
 }
 
-// typeFilters are the two filters of a memberships state.
-func typeFilters(s *membershipsState, clean func(string) string) (types, names stringFilter) {
-	scope := readScope{status: s.Status, clean: clean}
-	types = newStringFilter(argMembershipTypes, "membership_type", s.types)
-	names = newStringFilter(argMembershipNames, "membership_name", s.names)
+// typeFilters are the two filters as configured, of a read with that
+// status filter.
+func typeFilters(status *int64, typeValues, nameValues tfattr.Strings, clean func(string) string) (types, names stringFilter) {
+	scope := readScope{status: status, clean: clean}
+	types = newStringFilter(argMembershipTypes, "membership_type", typeValues)
+	names = newStringFilter(argMembershipNames, "membership_name", nameValues)
 	types.scope, names.scope = scope, scope
 	return types, names
 }
@@ -77,13 +80,13 @@ type stringFilter struct {
 	attr  string // the argument's name, for its warnings
 	field string // the record attribute it compares, for its warnings
 	scope readScope
-	stringsValue
+	tfattr.Strings
 	in map[string]bool
 }
 
-func newStringFilter(attr, field string, v stringsValue) stringFilter {
-	f := stringFilter{attr: attr, field: field, stringsValue: v, in: make(map[string]bool, len(v.values))}
-	for _, v := range v.values {
+func newStringFilter(attr, field string, v tfattr.Strings) stringFilter {
+	f := stringFilter{attr: attr, field: field, Strings: v, in: make(map[string]bool, len(v.Values))}
+	for _, v := range v.Values {
 		f.in[*v] = true
 	}
 	return f
@@ -92,7 +95,7 @@ func newStringFilter(attr, field string, v stringsValue) stringFilter {
 // keeps reports whether a record's value passes; a null value passes only
 // an unset filter.
 func (f stringFilter) keeps(v *string) bool {
-	return !f.set || (v != nil && f.in[*v])
+	return !f.Set || (v != nil && f.in[*v])
 }
 
 // filterByType returns the records both filters keep, in order, and a
@@ -102,7 +105,7 @@ func (f stringFilter) keeps(v *string) bool {
 // records may be the client's cached slice, shared with other data
 // sources of the run: it is never changed in place.
 func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (typ, name *string)) ([]R, []readWarning) {
-	if !types.set && !names.set {
+	if !types.Set && !names.Set {
 		return recs, nil
 	}
 	out := make([]R, 0, len(recs)/2)
@@ -110,10 +113,10 @@ func filterByType[R any](recs []R, types, names stringFilter, typeOf func(*R) (t
 	for i := range recs {
 		typ, name := typeOf(&recs[i])
 		okType, okName := types.keeps(typ), names.keeps(name)
-		if types.set && okType {
+		if types.Set && okType {
 			seenTypes[*typ] = true
 		}
-		if names.set && okName {
+		if names.Set && okName {
 			seenNames[*name] = true
 		}
 		if okType && okName {
@@ -155,12 +158,12 @@ func otherArgument(other stringFilter, present func() []string) func(v, field st
 // match it (other). present is called only when a warning is due: it walks
 // every record again.
 func (f stringFilter) unmatched(seen map[string]bool, read int, present func() []string, other func(v, field string) string) []readWarning {
-	if !f.set {
+	if !f.Set {
 		return nil
 	}
 	var warns []readWarning
 	var values []string
-	for _, v := range f.values {
+	for _, v := range f.Values {
 		if seen[*v] {
 			continue
 		}

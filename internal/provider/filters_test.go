@@ -1,12 +1,9 @@
 package provider
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"encoding/json"
 
@@ -16,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -26,17 +24,17 @@ func TestFilterMemberships(t *testing.T) {
 	}
 	s := func(v string) *string { return &v }
 	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), s("Silver")), m("3", nil, nil), m("4", s("t1"), s("Bronze")), m("5", s("t3"), s("Gold"))}
-	unset := newStringFilter("", "", stringsValue{})
+	unset := newStringFilter("", "", tfattr.Strings{})
 	cases := []struct {
 		name         string
 		types, names stringFilter
 		want         []string
 	}{
 		{"no filter", unset, unset, []string{"1", "2", "3", "4", "5"}},
-		{"types", newStringFilter("f", "field", stringsValue{values: ptrs("t1", "t3"), set: true}), unset, []string{"1", "4", "5"}},
-		{"names", unset, newStringFilter("f", "field", stringsValue{values: ptrs("Gold"), set: true}), []string{"1", "5"}},
-		{"both must match", newStringFilter("f", "field", stringsValue{values: ptrs("t1"), set: true}), newStringFilter("f", "field", stringsValue{values: ptrs("Gold", "Silver"), set: true}), []string{"1"}},
-		{"none", newStringFilter("f", "field", stringsValue{values: ptrs("nope"), set: true}), unset, nil},
+		{"types", newStringFilter("f", "field", tfattr.Strings{Values: ptrs("t1", "t3"), Set: true}), unset, []string{"1", "4", "5"}},
+		{"names", unset, newStringFilter("f", "field", tfattr.Strings{Values: ptrs("Gold"), Set: true}), []string{"1", "5"}},
+		{"both must match", newStringFilter("f", "field", tfattr.Strings{Values: ptrs("t1"), Set: true}), newStringFilter("f", "field", tfattr.Strings{Values: ptrs("Gold", "Silver"), Set: true}), []string{"1"}},
+		{"none", newStringFilter("f", "field", tfattr.Strings{Values: ptrs("nope"), Set: true}), unset, nil},
 	}
 	for _, tc := range cases {
 		got, _ := filterByType(recs, tc.types, tc.names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
@@ -53,32 +51,6 @@ func TestFilterMemberships(t *testing.T) {
 	}
 }
 
-func TestOptionalStrings(t *testing.T) {
-	t.Parallel()
-	list := tftypes.List{ElementType: tftypes.String}
-	args := arguments{attrs: map[string]tftypes.Value{
-		"set":          tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, "b"), tftypes.NewValue(tftypes.String, "a")}),
-		"null":         tftypes.NewValue(list, nil),
-		"unknown":      tftypes.NewValue(list, tftypes.UnknownValue),
-		"unknown elem": tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
-		"null elem":    tftypes.NewValue(list, []tftypes.Value{tftypes.NewValue(tftypes.String, nil)}),
-	}}
-	if got, err := args.stringsValue("set"); err != nil || !got.set || len(got.values) != 2 || *got.values[0] != "b" || *got.values[1] != "a" {
-		t.Errorf("set: %v %v", got, err)
-	}
-	for _, name := range []string{"null", "absent"} {
-		if got, err := args.stringsValue(name); err != nil || got.set || got.values != nil {
-			t.Errorf("%s: %v %v", name, got, err)
-		}
-	}
-	for _, name := range []string{"unknown", "unknown elem", "null elem"} {
-		var bad *argError
-		if _, err := args.stringsValue(name); !errors.As(err, &bad) || bad.attr != name {
-			t.Errorf("%s: error %v, want an argError", name, err)
-		}
-	}
-}
-
 // Each filter value is looked for on its own, whatever the other filter
 // keeps: a value some record has never warns, even when the two filters
 // together keep none; null values are not offered as what was meant.
@@ -90,8 +62,8 @@ func TestFilterWarningsWithBothFilters(t *testing.T) {
 	}
 	recs := []client.Membership{m("1", s("t1"), s("Gold")), m("2", s("t2"), nil), m("3", nil, s("Silver"))}
 	typeOf := func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName }
-	types := newStringFilter("membership_types", "membership_type", stringsValue{values: ptrs("t2", "T1"), set: true})
-	names := newStringFilter("membership_names", "membership_name", stringsValue{values: ptrs("Silver", "gold"), set: true})
+	types := newStringFilter("membership_types", "membership_type", tfattr.Strings{Values: ptrs("t2", "T1"), Set: true})
+	names := newStringFilter("membership_names", "membership_name", tfattr.Strings{Values: ptrs("Silver", "gold"), Set: true})
 	got, warns := filterByType(recs, types, names, typeOf)
 	if len(got) != 0 {
 		t.Fatalf("kept %d records; t2 has no name and Silver no type, so none", len(got))
@@ -123,8 +95,8 @@ func TestFilterWarningNamesTheOtherArgument(t *testing.T) {
 		{[]string{"Corporate"}, nil, `"Corporate" is a membership_name of the memberships read, not a membership_type: use membership_names = ["Corporate"].`},
 		{nil, []string{"5e62e40"}, `"5e62e40" is a membership_type of the memberships read, not a membership_name: use membership_types = ["5e62e40"].`},
 	} {
-		types := newStringFilter("membership_types", "membership_type", stringsValue{values: ptrs(c.types...), set: c.types != nil})
-		names := newStringFilter("membership_names", "membership_name", stringsValue{values: ptrs(c.names...), set: c.names != nil})
+		types := newStringFilter("membership_types", "membership_type", tfattr.Strings{Values: ptrs(c.types...), Set: c.types != nil})
+		names := newStringFilter("membership_names", "membership_name", tfattr.Strings{Values: ptrs(c.names...), Set: c.names != nil})
 		_, warns := filterByType(recs, types, names, typeOf)
 		if len(warns) != 1 || !strings.HasSuffix(warns[0].detail, c.want) {
 			t.Errorf("types %v, names %v: %+v\nwant the detail to end %q", c.types, c.names, warns, c.want)

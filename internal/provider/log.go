@@ -11,16 +11,12 @@ import (
 // in either; server text in them is redacted where the client builds them.
 type tflogBridge struct{ token string }
 
-func (b tflogBridge) mask(ctx context.Context) context.Context {
-	return maskToken(ctx, b.token)
-}
-
 func (b tflogBridge) Debug(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Debug(b.mask(ctx), msg, worded(fields))
+	tflog.Debug(maskToken(ctx, b.token), msg, worded(fields))
 }
 
 func (b tflogBridge) Warn(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Warn(b.mask(ctx), msg, worded(fields))
+	tflog.Warn(maskToken(ctx, b.token), msg, worded(fields))
 }
 
 // worded turns error fields into their messages, with the provider's

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
@@ -32,4 +33,10 @@ func keyMistake(v string) string {
 		return m
 	}
 	return ""
+}
+
+// hasSpaceOrControl reports white space or a control character anywhere
+// in s: a value read from a file or a CI secret often ends in a newline.
+func hasSpaceOrControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
 }

@@ -37,23 +37,6 @@ func TestPastedMistake(t *testing.T) {
 	}
 }
 
-func TestParseTimeoutSaysWhatIsWrong(t *testing.T) {
-	t.Parallel()
-	for v, want := range map[string]string{
-		"0s":  `"0s" is no time at all: write a duration above zero`,
-		"-5s": `"-5s" is no time at all`,
-		"60":  `"60" is not a duration: write a positive number with a unit`,
-		"1m ": `"1m " is not a duration`,
-	} {
-		if _, err := parseTimeout(v); err == nil || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("parseTimeout(%q): %v, want %q…", v, err, want)
-		}
-	}
-	if d, err := parseTimeout("90s"); err != nil || d.Seconds() != 90 {
-		t.Errorf("parseTimeout(90s) = %v, %v", d, err)
-	}
-}
-
 // What a user pasted wrong, each said in its words on real Terraform: the
 // quotes of a .env file, a token's scheme, an empty attribute, a newline
 // in base_url, spaces around a lookup's e-mail, a zero duration, a nested

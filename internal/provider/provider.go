@@ -11,9 +11,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // joinitProvider is the framework provider. It is read-only: data sources only.
@@ -36,23 +35,6 @@ func newProvider(version string) *joinitProvider {
 	return &joinitProvider{version: version, resultLimit: maxResultBytes}
 }
 
-// providerData is what Configure makes for the data sources.
-type providerData struct {
-	client *client.Client
-	// strictFilters makes a filter that keeps nothing an error (strict_filters).
-	strictFilters bool
-}
-
-// strict reports strict_filters; false before (or without) Configure.
-func (d *providerData) strict() bool { return d != nil && d.strictFilters }
-
-func (d *providerData) clientOrNil() *client.Client {
-	if d == nil {
-		return nil
-	}
-	return d.client
-}
-
 // data is the configured provider data, nil before (or without) Configure.
 func (p *joinitProvider) data() *providerData { return p.configured.Load() }
 
@@ -63,6 +45,13 @@ func (p *joinitProvider) Metadata(_ context.Context, _ provider.MetadataRequest,
 
 func (p *joinitProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = providerSchema()
+}
+
+func providerSchema() schema.Schema {
+	return schema.Schema{
+		Description: "Reads an organization's memberships, groups, payments and metrics from the Join It API. Read-only: data sources only.",
+		Attributes:  settingsSchema(),
+	}
 }
 
 func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -77,7 +66,7 @@ func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRe
 func (p *joinitProvider) DataSources(context.Context) []func() datasource.DataSource {
 	var out []func() datasource.DataSource
 	for _, def := range orderedDefs() {
-		out = append(out, func() datasource.DataSource { return &frameworkDataSource{def: def, provider: p} })
+		out = append(out, func() datasource.DataSource { return &frameworkDataSource{def: def, limit: p.resultLimit} })
 	}
 	return out
 }
@@ -89,14 +78,5 @@ func (p *joinitProvider) Resources(context.Context) []func() resource.Resource {
 func orderedDefs() []*dataSourceDef {
 	out := slices.Collect(maps.Values(registeredDefs))
 	slices.SortFunc(out, func(a, b *dataSourceDef) int { return strings.Compare(a.name, b.name) })
-	return out
-}
-
-// dataSourceDefs indexes the data sources by full type name.
-func dataSourceDefs() map[string]*dataSourceDef {
-	out := map[string]*dataSourceDef{}
-	for _, def := range orderedDefs() {
-		out["joinit_"+def.name] = def
-	}
 	return out
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -11,6 +12,23 @@ import (
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
+
+// providerData is what Configure makes for the data sources.
+type providerData struct {
+	client *client.Client
+	// strictFilters makes a filter that keeps nothing an error (strict_filters).
+	strictFilters bool
+}
+
+// strict reports strict_filters; false before (or without) Configure.
+func (d *providerData) strict() bool { return d != nil && d.strictFilters }
+
+func (d *providerData) clientOrNil() *client.Client {
+	if d == nil {
+		return nil
+	}
+	return d.client
+}
 
 // configure builds the provider data from the provider block and the
 // environment, setting by setting as providerSettings declares them. It
@@ -71,7 +89,7 @@ func settingValue(s setting, attr tftypes.Value) (v tftypes.Value, fromEnv bool)
 	if attr.Type() != nil && !attr.IsNull() {
 		return attr, false
 	}
-	if env, ok := s.envValue(); ok {
+	if env, ok := os.LookupEnv(s.env); s.env != "" && ok {
 		return tftypes.NewValue(tftypes.String, env), true
 	}
 	return tftypes.NewValue(s.attribute.GetType().TerraformType(context.Background()), nil), false

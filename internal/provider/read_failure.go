@@ -1,28 +1,11 @@
 package provider
 
 import (
-	"context"
 	"errors"
 
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
-
-// readChecked reads a data source and checks that what it would hand
-// Terraform fits the message ceiling: the read both paths make. size is
-// the encoded state's.
-func (d *dataSourceDef) readChecked(ctx context.Context, c *client.Client, raw tftypes.Value, limit int64) (state any, size int64, err error) {
-	state, err = d.readState(ctx, c, raw)
-	if err != nil {
-		return nil, 0, err
-	}
-	size, err = checkResultSize(d, state, limit)
-	if err != nil {
-		return nil, 0, err
-	}
-	return state, size, nil
-}
 
 // readFailure is how a failed read is told, on both read paths: an
 // argument that is wrong names its attribute; anything else is the data
@@ -42,9 +25,9 @@ type resultError struct {
 func (e *resultError) Error() string { return e.summary + ": " + e.detail }
 
 func (d *dataSourceDef) failure(err error) readFailure {
-	var bad *argError
+	var bad *tfattr.ArgError
 	if errors.As(err, &bad) {
-		return readFailure{attr: bad.attr, summary: "Invalid " + bad.attr, detail: bad.msg}
+		return readFailure{attr: bad.Attr, summary: "Invalid " + bad.Attr, detail: bad.Msg}
 	}
 	var refused *resultError
 	if errors.As(err, &refused) {

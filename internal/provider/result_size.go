@@ -1,6 +1,10 @@
 package provider
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
+)
 
 // Terraform receives a data source's state in one gRPC message, and takes
 // at most 256 MiB in one. Past that it shows only an opaque "Plugin error …
@@ -29,7 +33,7 @@ func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20
 // checkResultSize measures the encoded state against the ceiling. It
 // returns the size, for the encoder to allocate exactly once.
 func checkResultSize(def *dataSourceDef, state any, limit int64) (int64, error) {
-	n, err := encodedSize(def.attrs, state)
+	n, err := tfattr.EncodedSize(def.attrs, state)
 	if err != nil {
 		return 0, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -108,11 +109,11 @@ func BenchmarkResultSizePerRecord(b *testing.B) {
 			}
 			var perRecord float64
 			for b.Loop() {
-				state, err := tc.def.readState(context.Background(), c, tftypes.NewValue(tc.def.stateType, vals))
+				state, _, err := tc.def.readChecked(context.Background(), c, tftypes.NewValue(tc.def.stateType, vals), maxResultBytes)
 				if err != nil {
 					b.Fatal(err)
 				}
-				size, err := encodedSize(tc.def.attrs, state)
+				size, err := tfattr.EncodedSize(tc.def.attrs, state)
 				if err != nil {
 					b.Fatal(err)
 				}

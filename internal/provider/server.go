@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 // NewServer returns the provider's protocol 6 server: the framework's, with
@@ -47,7 +49,6 @@ func NewServer(interrupt context.Context, version string) func() tfprotov6.Provi
 		return &server{
 			ProviderServer: providerserver.NewProtocol6(p)(),
 			provider:       p,
-			defs:           dataSourceDefs(),
 			stopped:        stopped,
 			stop:           stop,
 		}
@@ -61,7 +62,6 @@ func NewServer(interrupt context.Context, version string) func() tfprotov6.Provi
 type server struct {
 	tfprotov6.ProviderServer
 	provider *joinitProvider
-	defs     map[string]*dataSourceDef // by full type name
 
 	// stopped is cancelled by StopProvider or the interrupt; every read
 	// stops with it.
@@ -77,7 +77,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	defer cancel()
 	defer context.AfterFunc(s.stopped, cancel)()
 
-	def, ok := s.defs[req.TypeName]
+	def, ok := registeredDefs[req.TypeName]
 	c := s.provider.data().clientOrNil()
 	if !ok || req.Config == nil || c == nil {
 		// Unknown type, no configuration or no client: the framework's
@@ -104,7 +104,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return fail(errorDiagnostic(f.summary, f.detail, at))
 	}
 	releaseMemory(size)
-	encoded, err := encodeSized(def.attrs, state, size)
+	encoded, err := tfattr.EncodeSized(def.attrs, state, size)
 	if err != nil {
 		return fail(errorDiagnostic(def.errorSummary(), "encoding the result: "+err.Error(), nil))
 	}
@@ -113,7 +113,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	// there, and freed, before gRPC copies the encoded state. (Read after
 	// it, they were live: 316 MB of peak RSS at 100,000 full memberships
 	// instead of 240, in joinit-bench's plan table.)
-	warnings := protocolWarnings(warningsOf(state), strictFor(state, s.provider.data().strict()))
+	warnings := protocolWarnings(state.base().warnings, state.base().strictFilters(s.provider.data().strict()))
 	releaseMemory(size)
 	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: encoded}, Diagnostics: warnings}, nil
 }

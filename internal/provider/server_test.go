@@ -299,8 +299,8 @@ func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) 
 	var fast, framework []statecheck.StateCheck
 	for _, a := range def.attrs {
 		same := statecheck.CompareValue(compare.ValuesSame())
-		fast = append(fast, same.AddStateValue(address, tfjsonpath.New(a.name)))
-		framework = append(framework, same.AddStateValue(address, tfjsonpath.New(a.name)))
+		fast = append(fast, same.AddStateValue(address, tfjsonpath.New(a.Name())))
+		framework = append(framework, same.AddStateValue(address, tfjsonpath.New(a.Name())))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{

@@ -1,59 +1,31 @@
 package provider
 
 import (
-	"crypto/x509"
+	"context"
 	"fmt"
-	"os"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 // A provider setting is declared once, in providerSettings, by one of the
-// constructors below (settings_kinds.go), as a data source's arguments are:
+// constructors of setting_kinds.go, as a data source's arguments are:
 // name, description, environment variable, default, bounds, validators and
 // the parse that puts its value in the client's configuration. From that
 // one declaration come the schema attribute (its description ending in the
 // environment variable, the bounds and the default), configure's reading
 // of the value, the README and docs/index.md tables (`make readme`), and
 // the words for the client's errors that name it (settingName).
-
-// setting is one attribute of the provider block.
-type setting struct {
-	name string
-	env  string // the environment variable read when the attribute is null; "" for none
-	// concerns is the client setting it becomes: the client's errors name
-	// settings by it, and settingName words them by this declaration.
-	concerns  client.Setting
-	attribute schema.Attribute
-	// parse puts the value into conf: the attribute's, else the
-	// environment variable's (fromEnv), else null.
-	parse func(v tftypes.Value, fromEnv bool, conf *configuration) *settingError
-}
-
-// configuration is what the settings parse into: the client's Config and
-// what the provider keeps for itself.
-type configuration struct {
-	client client.Config
-	strict bool
-}
-
-// settingError is a setting's bad value, reported against its attribute.
-type settingError struct{ summary, detail string }
-
-// Environment variables of the settings that have one.
-const (
-	envAccessToken  = "JOINIT_ACCESS_TOKEN"
-	envBaseURL      = "JOINIT_BASE_URL"
-	envOrganization = "JOINIT_ORGANIZATION_ID"
-	envCACertFile   = "JOINIT_CA_CERT_FILE"
-	envMaxValues    = "JOINIT_MAX_RESULT_VALUES"
-)
 
 // providerSettings are the provider block's attributes, in the order the
 // README lists them (sorted by name).
@@ -66,7 +38,7 @@ var providerSettings = []setting{
 		desc: "Address of the API; it may carry a path prefix. Defaults to `" + client.DefaultBaseURL + "`, the service's API host " +
 			"(the host of its token endpoint, and the one public code reads memberships from); set it for a proxy, a sandbox or another deployment. " +
 			"Must be `https`, except for loopback hosts (127.0.0.0/8, ::1, localhost).",
-		validators: []validator.String{baseURLValidator{}},
+		validators: []validator.String{baseURL},
 		use: func(v string, fromEnv bool, c *configuration) *settingError {
 			if v == "" && fromEnv {
 				// A CI secret that was never defined expands to "": not
@@ -132,49 +104,6 @@ var providerSettings = []setting{
 		func(b bool, c *configuration) { c.strict = b }),
 }
 
-// useCACertFile reads the PEM file of authorities to trust; the client
-// refuses one that holds no certificate.
-func useCACertFile(path string, fromEnv bool, c *configuration) *settingError {
-	where := "ca_cert_file"
-	if fromEnv {
-		where = envCACertFile
-	}
-	pem, err := os.ReadFile(path)
-	if err != nil {
-		return &settingError{"Invalid ca_cert_file", fmt.Sprintf("%s: %v", where, err)}
-	}
-	if !x509.NewCertPool().AppendCertsFromPEM(pem) {
-		return &settingError{"Invalid ca_cert_file", fmt.Sprintf("%s: %s holds no PEM certificate: it must hold \"-----BEGIN CERTIFICATE-----\" blocks", where, path)}
-	}
-	c.client.CACertPEM = pem
-	return nil
-}
-
-// useOrganizationID takes the organization guard's id. A blank value is an
-// error wherever it comes from: a CI variable that was never defined
-// expands to "", and taken as "unset" it would turn the guard off without
-// a word.
-func useOrganizationID(v string, fromEnv bool, c *configuration) *settingError {
-	if strings.TrimSpace(v) != "" {
-		if mistake := exactMistake(v, false); mistake != "" {
-			// Compared exactly with every record's organization_id: a
-			// trailing newline would fail every read with two ids that
-			// print alike.
-			return exactValueError("organization_id", envOrganization, false, v, mistake, fromEnv)
-		}
-		c.client.OrganizationID = v
-		return nil
-	}
-	if fromEnv {
-		return &settingError{"Blank " + envOrganization,
-			fmt.Sprintf("The %s environment variable is set to %q: set it to the organization's id (the records' organization_id), "+
-				"or unset it to check nothing. A CI variable that was never defined expands to an empty value; "+
-				"the organization guard is not turned off by one.", envOrganization, v)}
-	}
-	return &settingError{"Blank organization_id",
-		fmt.Sprintf("organization_id is %q: set it to the organization's id (the records' organization_id), or leave it out to check nothing.", v)}
-}
-
 // settingName words a client setting as a user configures it: the
 // attribute, with its environment variable when it has one, as
 // "base_url (or JOINIT_BASE_URL)"; an endpoint's path as
@@ -200,15 +129,6 @@ func settingName(s client.Setting) string {
 // worded as the provider's.
 func message(err error) string { return client.Word(err, settingName) }
 
-// envValue is the setting's environment variable, when it has one and it
-// is set.
-func (s setting) envValue() (string, bool) {
-	if s.env == "" {
-		return "", false
-	}
-	return os.LookupEnv(s.env)
-}
-
 // settingsSchema is the provider schema's attributes, from the declarations.
 func settingsSchema() map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(providerSettings))
@@ -216,4 +136,92 @@ func settingsSchema() map[string]schema.Attribute {
 		out[s.name] = s.attribute
 	}
 	return out
+}
+
+// endpointPathsSetting declares endpoint_paths: one attribute per endpoint
+// of apispec's table, each validated by the client's own rule.
+func endpointPathsSetting() setting {
+	var shown, assumed, defaults []string
+	for _, e := range apispec.Endpoints {
+		defaults = append(defaults, fmt.Sprintf("`%s` (default `%s`)", e.Name, e.DefaultPath))
+		if e.Shown {
+			shown = append(shown, e.Name)
+		} else {
+			assumed = append(assumed, e.Name)
+		}
+	}
+	// A map, not an object: Terraform converts an object literal to an
+	// object type by dropping the attributes the type lacks, so a typo
+	// ({ group = "/x" }) would never reach the provider.
+	desc := "Overrides of the endpoint paths, relative to `base_url`, by endpoint: " + andList(defaults) +
+		". The API specification shows the full paths of " + andList(shown) + " only; the " + andList(assumed) +
+		" defaults are an assumption. A key that names no endpoint is refused."
+	s := setting{name: "endpoint_paths", concerns: client.SettingPaths, attribute: schema.MapAttribute{
+		Optional: true, ElementType: types.StringType, Description: desc, MarkdownDescription: tfattr.Markdown(desc),
+		Validators: []validator.Map{endpointPathsValidator{}},
+	}}
+	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
+		var paths map[string]tftypes.Value
+		if err := v.As(&paths); err != nil {
+			return &settingError{"Invalid endpoint_paths", err.Error()}
+		}
+		c.client.Paths = client.Paths{}
+		for _, name := range slices.Sorted(maps.Keys(paths)) { // none when null
+			if detail := unknownEndpointKey(name); detail != "" {
+				return &settingError{"Invalid endpoint_paths key", detail}
+			}
+			p := paths[name]
+			if p.IsNull() {
+				continue
+			}
+			var str string
+			if err := p.As(&str); err != nil {
+				return &settingError{"Invalid endpoint_paths." + name, err.Error()}
+			}
+			c.client.Paths[name] = str
+		}
+		return nil
+	}
+	return s
+}
+
+// unknownEndpointKey says why name is not a key of endpoint_paths, naming
+// the endpoints and the nearest; "" for an endpoint's name.
+func unknownEndpointKey(name string) string {
+	if slices.Contains(apispec.Names(), name) {
+		return ""
+	}
+	return fmt.Sprintf("endpoint_paths has no endpoint %q: the endpoints are %s.%s", name, quotedList(apispec.Names(), "and"), didYouMean(name, apispec.Names()))
+}
+
+// endpointPathsValidator refuses a key of endpoint_paths that names no
+// endpoint, with the nearest, and applies the client's rule to each path.
+type endpointPathsValidator struct{}
+
+func (endpointPathsValidator) Description(context.Context) string {
+	return "keys must name endpoints (" + strings.Join(apispec.Names(), ", ") + "); paths must start with /, without a query, a fragment or a scheme and host"
+}
+
+func (v endpointPathsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (endpointPathsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	elems := req.ConfigValue.Elements()
+	for _, name := range slices.Sorted(maps.Keys(elems)) {
+		if detail := unknownEndpointKey(name); detail != "" {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid endpoint_paths key", detail)
+			continue
+		}
+		p, ok := elems[name].(types.String)
+		if !ok || p.IsNull() || p.IsUnknown() {
+			continue
+		}
+		if err := client.ValidatePath(name, p.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid endpoint_paths."+name, message(err))
+		}
+	}
 }

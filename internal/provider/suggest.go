@@ -1,8 +1,8 @@
 package provider
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -54,10 +54,17 @@ func didYouMean(v string, candidates []string) string {
 func quotedList(values []string, conj string) string {
 	q := make([]string, len(values))
 	for i, v := range values {
-		q[i] = fmt.Sprintf("%q", v)
+		q[i] = strconv.Quote(v)
 	}
-	if len(q) == 1 {
-		return q[0]
+	return joined(q, conj)
+}
+
+// andList writes names as prose: "a", "a and b", "a, b and c".
+func andList(names []string) string { return joined(names, "and") }
+
+func joined(items []string, conj string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
 }

@@ -47,28 +47,6 @@ func (w readWarning) text(strict bool) (summary, detail string, isError bool) {
 	return w.summary, w.strictDetail + cmp.Or(w.advice, strictAdvice), true
 }
 
-// strictFor is whether a read's filter warnings are errors: the data
-// source's strict_filters when it has one set, else the provider's.
-func strictFor(state any, provider bool) bool {
-	if s, ok := state.(interface{ strictFilters() *bool }); ok {
-		if v := s.strictFilters(); v != nil {
-			return *v
-		}
-	}
-	return provider
-}
-
-// warnedState is a state that carries warnings of its read.
-type warnedState interface{ readWarnings() []readWarning }
-
-// warningsOf returns the warnings a state carries; none for most.
-func warningsOf(state any) []readWarning {
-	if w, ok := state.(warnedState); ok {
-		return w.readWarnings()
-	}
-	return nil
-}
-
 // protocolWarnings are the warnings as the fast path returns them.
 func protocolWarnings(warns []readWarning, strict bool) []*tfprotov6.Diagnostic {
 	var out []*tfprotov6.Diagnostic

@@ -1,4 +1,4 @@
-package provider
+package tfattr
 
 import (
 	"context"
@@ -11,9 +11,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// frameworkAttributes turns attrs into the framework schema's attributes:
-// arguments as declared, results as computed attributes.
-func frameworkAttributes(attrs []attr) map[string]schema.Attribute {
+// Schema is the framework schema of a data source declared by attrs:
+// arguments as declared, results as computed attributes, blocks as blocks.
+func Schema(desc string, attrs []Attr) schema.Schema {
+	s := schema.Schema{Description: desc, MarkdownDescription: desc, Attributes: frameworkAttributes(attrs), Blocks: map[string]schema.Block{}}
+	for _, a := range attrs {
+		if a.block != nil {
+			s.Blocks[a.name] = a.block
+		}
+	}
+	return s
+}
+
+// frameworkAttributes turns attrs, other than blocks, into the framework
+// schema's attributes.
+func frameworkAttributes(attrs []Attr) map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(attrs))
 	for _, a := range attrs {
 		if a.block == nil {
@@ -23,45 +35,34 @@ func frameworkAttributes(attrs []attr) map[string]schema.Attribute {
 	return out
 }
 
-// frameworkBlocks are the attrs declared as blocks.
-func frameworkBlocks(attrs []attr) map[string]schema.Block {
-	out := map[string]schema.Block{}
-	for _, a := range attrs {
-		if a.block != nil {
-			out[a.name] = a.block
-		}
-	}
-	return out
-}
-
-// markdown is desc as a MarkdownDescription when it holds Markdown (a
+// Markdown is desc as a MarkdownDescription when it holds Markdown (a
 // backtick), so editors render it; "" leaves the plain Description alone.
-func markdown(desc string) string {
+func Markdown(desc string) string {
 	if strings.Contains(desc, "`") {
 		return desc
 	}
 	return ""
 }
 
-func frameworkAttribute(a attr) schema.Attribute {
+func frameworkAttribute(a Attr) schema.Attribute {
 	if a.arg != nil {
 		return a.arg
 	}
 	switch a.kind {
 	case kindString:
-		return schema.StringAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
+		return schema.StringAttribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc)}
 	case kindInt:
-		return schema.Int64Attribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
+		return schema.Int64Attribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc)}
 	case kindBool:
-		return schema.BoolAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
+		return schema.BoolAttribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc)}
 	case kindStringList:
-		return schema.ListAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), ElementType: types.StringType}
+		return schema.ListAttribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc), ElementType: types.StringType}
 	case kindStringSet:
-		return schema.SetAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), ElementType: types.StringType}
+		return schema.SetAttribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc), ElementType: types.StringType}
 	case kindDynamic:
-		return schema.DynamicAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc)}
+		return schema.DynamicAttribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc)}
 	case kindObject:
-		return schema.SingleNestedAttribute{Computed: true, Description: a.desc, MarkdownDescription: markdown(a.desc), Attributes: frameworkAttributes(a.children)}
+		return schema.SingleNestedAttribute{Computed: true, Description: a.desc, MarkdownDescription: Markdown(a.desc), Attributes: frameworkAttributes(a.children)}
 	case kindObjectList:
 		// A list attribute of objects, not a list of nested attributes:
 		// Terraform's mock_provider cannot fill a nested-attribute list
@@ -69,13 +70,13 @@ func frameworkAttribute(a attr) schema.Attribute {
 		// it. The value's type is the same list of objects; the elements'
 		// descriptions go into the list's own (elementsDescribed).
 		desc := elementsDescribed(a)
-		return schema.ListAttribute{Computed: true, Description: desc, MarkdownDescription: markdown(desc), ElementType: frameworkObjectType(a.children)}
+		return schema.ListAttribute{Computed: true, Description: desc, MarkdownDescription: Markdown(desc), ElementType: frameworkObjectType(a.children)}
 	}
 	panic("unknown attribute kind")
 }
 
 // frameworkType is the framework type of a's value.
-func frameworkType(a attr) fwattr.Type {
+func frameworkType(a Attr) fwattr.Type {
 	switch a.kind {
 	case kindString:
 		return types.StringType
@@ -97,7 +98,7 @@ func frameworkType(a attr) fwattr.Type {
 	panic("unknown attribute kind")
 }
 
-func frameworkObjectType(attrs []attr) types.ObjectType {
+func frameworkObjectType(attrs []Attr) types.ObjectType {
 	out := make(map[string]fwattr.Type, len(attrs))
 	for _, a := range attrs {
 		out[a.name] = frameworkType(a)
@@ -109,7 +110,7 @@ func frameworkObjectType(attrs []attr) types.ObjectType {
 // elements' attributes, each with its own description, nested objects
 // indented under their attribute: what a nested-attribute list shows
 // in the generated docs and in editors, kept for a list attribute.
-func elementsDescribed(a attr) string {
+func elementsDescribed(a Attr) string {
 	var b strings.Builder
 	b.WriteString(a.desc)
 	b.WriteString(" Each element has:")
@@ -117,7 +118,7 @@ func elementsDescribed(a attr) string {
 	return b.String()
 }
 
-func writeChildren(b *strings.Builder, children []attr, indent string) {
+func writeChildren(b *strings.Builder, children []Attr, indent string) {
 	for _, c := range children {
 		fmt.Fprintf(b, "%s- `%s` (%s) %s", indent, c.name, typeWord(c), c.desc)
 		if c.kind == kindObject || c.kind == kindObjectList {
@@ -127,7 +128,7 @@ func writeChildren(b *strings.Builder, children []attr, indent string) {
 }
 
 // typeWord names a's type as the generated docs do.
-func typeWord(a attr) string {
+func typeWord(a Attr) string {
 	switch a.kind {
 	case kindString:
 		return "String"
@@ -148,9 +149,9 @@ func typeWord(a attr) string {
 }
 
 // terraformType is the Terraform type of a's value: its framework type's.
-func terraformType(a attr) tftypes.Type { return frameworkType(a).TerraformType(context.Background()) }
+func terraformType(a Attr) tftypes.Type { return frameworkType(a).TerraformType(context.Background()) }
 
-func objectType(attrs []attr) tftypes.Object {
+func ObjectType(attrs []Attr) tftypes.Object {
 	types := make(map[string]tftypes.Type, len(attrs))
 	for _, a := range attrs {
 		types[a.name] = terraformType(a)

@@ -1,4 +1,4 @@
-package provider
+package tfattr
 
 import (
 	"math/big"
@@ -6,19 +6,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// referenceValue builds the state as a tftypes.Value, the framework's own
+// ReferenceValue builds the state as a tftypes.Value, the framework's own
 // representation. It serves the framework's Read (a path used only when the
 // provider runs without the fast server, as in tests) and is the yardstick
 // the direct encoding is compared with, byte for byte.
-func referenceValue(attrs []attr, parent any) tftypes.Value {
+func ReferenceValue(attrs []Attr, parent any) tftypes.Value {
 	vals := make(map[string]tftypes.Value, len(attrs))
 	for i := range attrs {
 		vals[attrs[i].name] = referenceAttr(&attrs[i], parent)
 	}
-	return tftypes.NewValue(objectType(attrs), vals)
+	return tftypes.NewValue(ObjectType(attrs), vals)
 }
 
-func referenceAttr(a *attr, parent any) tftypes.Value {
+func referenceAttr(a *Attr, parent any) tftypes.Value {
 	typ := terraformType(*a)
 	switch a.kind {
 	case kindString:
@@ -42,18 +42,18 @@ func referenceAttr(a *attr, parent any) tftypes.Value {
 	case kindDynamic:
 		// A null dynamic value has no concrete type; any other is the
 		// value of its concrete type, which the encoder wraps with it.
-		if v := a.dyn(parent); !v.null {
-			return referenceAttr(&v.of, v.parent)
+		if v := a.dyn(parent); !v.Null {
+			return referenceAttr(&v.Of, v.Parent)
 		}
 	case kindObject:
 		if child, ok := a.obj(parent); ok {
-			return referenceValue(a.children, child)
+			return ReferenceValue(a.children, child)
 		}
 	case kindObjectList:
 		if l := a.list(parent); !l.null {
 			elems := make([]tftypes.Value, l.n)
 			for i := range elems {
-				elems[i] = referenceValue(a.children, l.at(i))
+				elems[i] = ReferenceValue(a.children, l.at(i))
 			}
 			return tftypes.NewValue(typ, elems)
 		}

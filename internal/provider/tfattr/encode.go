@@ -1,4 +1,4 @@
-package provider
+package tfattr
 
 import (
 	"bytes"
@@ -14,16 +14,16 @@ import (
 // order, integers compact), and a test holds the bytes equal to
 // tfprotov6.NewDynamicValue of the reference value.
 //
-// The state is encoded twice: once to count its bytes (encodedSize, which
-// checkResultSize also uses against the message ceiling), once into a
-// buffer of exactly that size (encodeSized). Growing a buffer by doubling
+// The state is encoded twice: once to count its bytes (EncodedSize, which
+// the provider also measures against the message ceiling), once into a
+// buffer of exactly that size (EncodeSized). Growing a buffer by doubling
 // instead would leave about three times the state's size of garbage (87 MB
 // of msgpack at 100,000 memberships) in the provider's peak memory; the
 // counting pass costs a fraction of a second.
 
-// encodedSize is the size of the state's msgpack encoding, found without
+// EncodedSize is the size of the state's msgpack encoding, found without
 // keeping any of it.
-func encodedSize(attrs []attr, state any) (int64, error) {
+func EncodedSize(attrs []Attr, state any) (int64, error) {
 	var n countingWriter
 	if err := writeObject(msgpack.NewEncoder(&n), attrs, state); err != nil {
 		return 0, err
@@ -31,8 +31,8 @@ func encodedSize(attrs []attr, state any) (int64, error) {
 	return int64(n), nil
 }
 
-// encodeSized encodes a state whose size encodedSize has found.
-func encodeSized(attrs []attr, state any, n int64) ([]byte, error) {
+// EncodeSized encodes a state whose size EncodedSize has found.
+func EncodeSized(attrs []Attr, state any, n int64) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, int(n)))
 	if err := writeObject(msgpack.NewEncoder(buf), attrs, state); err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (w *countingWriter) WriteString(s string) (int, error) {
 	return len(s), nil
 }
 
-func writeObject(enc *msgpack.Encoder, attrs []attr, parent any) error {
+func writeObject(enc *msgpack.Encoder, attrs []Attr, parent any) error {
 	if err := enc.EncodeMapLen(len(attrs)); err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func writeObject(enc *msgpack.Encoder, attrs []attr, parent any) error {
 	return nil
 }
 
-func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
+func writeValue(enc *msgpack.Encoder, a *Attr, parent any) error {
 	switch a.kind {
 	case kindString:
 		return writeString(enc, a.str(parent))
@@ -112,11 +112,11 @@ func writeValue(enc *msgpack.Encoder, a *attr, parent any) error {
 
 // writeDynamic writes a dynamic value as Terraform's msgpack has it: null
 // as nil, anything else as a pair of its type's JSON (bytes) and its value.
-func writeDynamic(enc *msgpack.Encoder, v dynamicView) error {
-	if v.null {
+func writeDynamic(enc *msgpack.Encoder, v DynamicView) error {
+	if v.Null {
 		return enc.EncodeNil()
 	}
-	typeJSON, err := terraformType(v.of).MarshalJSON() //nolint:staticcheck // the wire format terraform-plugin-go writes for a dynamic value
+	typeJSON, err := terraformType(v.Of).MarshalJSON() //nolint:staticcheck // the wire format terraform-plugin-go writes for a dynamic value
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func writeDynamic(enc *msgpack.Encoder, v dynamicView) error {
 	if err := enc.EncodeBytes(typeJSON); err != nil {
 		return err
 	}
-	return writeValue(enc, &v.of, v.parent)
+	return writeValue(enc, &v.Of, v.Parent)
 }
 
 // writeList writes a list's length and then each element with elem; a null

@@ -2,27 +2,55 @@ package provider
 
 import (
 	"fmt"
-	"maps"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
+	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 )
 
 // The kinds of provider setting. Each constructor writes the end of the
 // description from what it is given (environment variable, bounds,
 // default), so the schema, the docs and the parse cannot disagree.
+
+// setting is one attribute of the provider block.
+type setting struct {
+	name string
+	env  string // the environment variable read when the attribute is null; "" for none
+	// concerns is the client setting it becomes: the client's errors name
+	// settings by it, and settingName words them by this declaration.
+	concerns  client.Setting
+	attribute schema.Attribute
+	// parse puts the value into conf: the attribute's, else the
+	// environment variable's (fromEnv), else null.
+	parse func(v tftypes.Value, fromEnv bool, conf *configuration) *settingError
+}
+
+// configuration is what the settings parse into: the client's Config and
+// what the provider keeps for itself.
+type configuration struct {
+	client client.Config
+	strict bool
+}
+
+// settingError is a setting's bad value, reported against its attribute.
+type settingError struct{ summary, detail string }
+
+// Environment variables of the settings that have one.
+const (
+	envAccessToken  = "JOINIT_ACCESS_TOKEN"
+	envBaseURL      = "JOINIT_BASE_URL"
+	envOrganization = "JOINIT_ORGANIZATION_ID"
+	envCACertFile   = "JOINIT_CA_CERT_FILE"
+	envMaxValues    = "JOINIT_MAX_RESULT_VALUES"
+)
 
 // stringSpec declares a string setting.
 type stringSpec struct {
@@ -39,12 +67,6 @@ type stringSpec struct {
 	exact bool
 	// use takes the value; fromEnv says it came from env.
 	use func(v string, fromEnv bool, c *configuration) *settingError
-}
-
-// hasSpaceOrControl reports white space or a control character anywhere
-// in s: a value read from a file or a CI secret often ends in a newline.
-func hasSpaceOrControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
 }
 
 // exactValueError refuses a value compared or sent exactly (a token, an
@@ -76,7 +98,7 @@ func stringSetting(sp stringSpec) setting {
 		validators = append([]validator.String{stringvalidator.LengthAtLeast(1)}, validators...)
 	}
 	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns,
-		attribute: schema.StringAttribute{Optional: true, Sensitive: sp.sensitive, Description: desc, MarkdownDescription: markdown(desc), Validators: validators}}
+		attribute: schema.StringAttribute{Optional: true, Sensitive: sp.sensitive, Description: desc, MarkdownDescription: tfattr.Markdown(desc), Validators: validators}}
 	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
 		var str string
 		if !v.IsNull() {
@@ -126,8 +148,9 @@ func intSetting(sp intSettingSpec) setting {
 	if sp.env != "" {
 		desc += fmt.Sprintf(" Defaults to the `%s` environment variable.", sp.env)
 	}
+	rule := tfattr.WholeNumber{Min: sp.min, Max: sp.max}
 	s := setting{name: sp.name, env: sp.env, concerns: sp.concerns, attribute: schema.NumberAttribute{Optional: true,
-		Description: desc, MarkdownDescription: markdown(desc), Validators: []validator.Number{wholeNumber{min: sp.min, max: sp.max}}}}
+		Description: desc, MarkdownDescription: tfattr.Markdown(desc), Validators: []validator.Number{rule}}}
 	s.parse = func(v tftypes.Value, fromEnv bool, c *configuration) *settingError {
 		name := sp.name
 		if fromEnv {
@@ -140,36 +163,24 @@ func intSetting(sp intSettingSpec) setting {
 			}
 			name, v = sp.env, tftypes.NewValue(tftypes.Number, f)
 		}
-		// The data-source arguments' parse, with its bounds check.
-		n, err := argumentOf(name, v).int64Value(intSpec{name: name, def: &sp.def, min: sp.min, max: sp.max})
-		if err != nil {
-			return invalidSetting(name, err)
+		n := sp.def
+		if !v.IsNull() {
+			var err error
+			if n, err = rule.Parse(name, v); err != nil {
+				return &settingError{"Invalid " + name, err.Error()}
+			}
 		}
-		sp.use(*n, c)
+		sp.use(n, c)
 		return nil
 	}
 	return s
 }
 
-// argumentOf is a setting's value as the one argument of a configuration,
-// for the parses data-source arguments use.
-func argumentOf(name string, v tftypes.Value) arguments {
-	return arguments{attrs: map[string]tftypes.Value{name: v}}
-}
-
-// invalidSetting reports an argument's parse error against its setting.
-func invalidSetting(name string, err error) *settingError {
-	if bad, ok := err.(*argError); ok { //nolint:errorlint // the parses return it unwrapped
-		return &settingError{"Invalid " + name, bad.msg}
-	}
-	return &settingError{"Invalid " + name, err.Error()}
-}
-
 // durationSetting declares a Go duration ("60s") with a default, by the
-// one duration rule of the provider (parseTimeout, durationValidator).
+// one duration rule of the provider (tfattr.ParseDuration).
 func durationSetting(name string, def time.Duration, concerns client.Setting, desc string, use func(time.Duration, *configuration)) setting {
 	s := setting{name: name, concerns: concerns, attribute: schema.StringAttribute{Optional: true,
-		Description: desc + " Default " + seconds(def) + ".", MarkdownDescription: markdown(desc + " Default " + seconds(def) + "."), Validators: []validator.String{durationValidator{}}}}
+		Description: desc + " Default " + seconds(def) + ".", MarkdownDescription: tfattr.Markdown(desc + " Default " + seconds(def) + "."), Validators: []validator.String{tfattr.Duration}}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
 		d := def
 		if !v.IsNull() {
@@ -178,7 +189,7 @@ func durationSetting(name string, def time.Duration, concerns client.Setting, de
 				return &settingError{"Invalid " + name, err.Error()}
 			}
 			var err error
-			if d, err = parseTimeout(str); err != nil {
+			if d, err = tfattr.ParseDuration(str); err != nil {
 				return &settingError{"Invalid " + name, err.Error()}
 			}
 		}
@@ -193,70 +204,17 @@ func seconds(d time.Duration) string { return fmt.Sprintf("`%ds`", int64(d/time.
 
 // boolSetting declares a bool with a default.
 func boolSetting(name string, def bool, desc string, use func(bool, *configuration)) setting {
-	s := setting{name: name, attribute: schema.BoolAttribute{Optional: true, Description: desc + " Default " + strconv.FormatBool(def) + ".", MarkdownDescription: markdown(desc + " Default " + strconv.FormatBool(def) + ".")}}
+	desc += " Default " + strconv.FormatBool(def) + "."
+	s := setting{name: name, attribute: schema.BoolAttribute{Optional: true, Description: desc, MarkdownDescription: tfattr.Markdown(desc)}}
 	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
-		b, err := argumentOf(name, v).boolValue(name, def)
-		if err != nil {
-			return invalidSetting(name, err)
+		b := def
+		if !v.IsNull() {
+			if err := v.As(&b); err != nil {
+				return &settingError{"Invalid " + name, err.Error()}
+			}
 		}
-		use(*b, c)
+		use(b, c)
 		return nil
 	}
 	return s
-}
-
-// endpointPathsSetting declares endpoint_paths: one attribute per endpoint
-// of apispec's table, each validated by the client's own rule.
-func endpointPathsSetting() setting {
-	var shown, assumed, defaults []string
-	for _, e := range apispec.Endpoints {
-		defaults = append(defaults, fmt.Sprintf("`%s` (default `%s`)", e.Name, e.DefaultPath))
-		if e.Shown {
-			shown = append(shown, e.Name)
-		} else {
-			assumed = append(assumed, e.Name)
-		}
-	}
-	// A map, not an object: Terraform converts an object literal to an
-	// object type by dropping the attributes the type lacks, so a typo
-	// ({ group = "/x" }) would never reach the provider.
-	desc := "Overrides of the endpoint paths, relative to `base_url`, by endpoint: " + andList(defaults) +
-		". The API specification shows the full paths of " + andList(shown) + " only; the " + andList(assumed) +
-		" defaults are an assumption. A key that names no endpoint is refused."
-	s := setting{name: "endpoint_paths", concerns: client.SettingPaths, attribute: schema.MapAttribute{
-		Optional: true, ElementType: types.StringType, Description: desc, MarkdownDescription: markdown(desc),
-		Validators: []validator.Map{endpointPathsValidator{}},
-	}}
-	s.parse = func(v tftypes.Value, _ bool, c *configuration) *settingError {
-		var paths map[string]tftypes.Value
-		if err := v.As(&paths); err != nil {
-			return &settingError{"Invalid endpoint_paths", err.Error()}
-		}
-		c.client.Paths = client.Paths{}
-		for _, name := range slices.Sorted(maps.Keys(paths)) { // none when null
-			if detail := unknownEndpointKey(name); detail != "" {
-				return &settingError{"Invalid endpoint_paths key", detail}
-			}
-			p := paths[name]
-			if p.IsNull() {
-				continue
-			}
-			var str string
-			if err := p.As(&str); err != nil {
-				return &settingError{"Invalid endpoint_paths." + name, err.Error()}
-			}
-			c.client.Paths[name] = str
-		}
-		return nil
-	}
-	return s
-}
-
-// unknownEndpointKey says why name is not a key of endpoint_paths, naming
-// the endpoints and the nearest; "" for an endpoint's name.
-func unknownEndpointKey(name string) string {
-	if slices.Contains(apispec.Names(), name) {
-		return ""
-	}
-	return fmt.Sprintf("endpoint_paths has no endpoint %q: the endpoints are %s.%s", name, quotedList(apispec.Names(), "and"), didYouMean(name, apispec.Names()))
 }
