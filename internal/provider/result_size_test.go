@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
-	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -109,11 +108,7 @@ func BenchmarkResultSizePerRecord(b *testing.B) {
 			}
 			var perRecord float64
 			for b.Loop() {
-				state, _, err := tc.def.readChecked(context.Background(), c, tftypes.NewValue(tc.def.stateType, vals), maxResultBytes)
-				if err != nil {
-					b.Fatal(err)
-				}
-				size, err := tfattr.EncodedSize(tc.def.attrs, state)
+				_, size, err := tc.def.readChecked(context.Background(), c, tftypes.NewValue(tc.def.stateType, vals), maxResultBytes)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -52,7 +52,7 @@ type DynamicView struct {
 
 // stringAt is element i of a kindStringList or kindStringSet view.
 func (l listView) stringAt(i int) *string {
-	return l.at(i).(*string) //nolint:forcetypeassert // only strList makes kindStringList views, and its at returns a *string
+	return l.at(i).(*string) //nolint:forcetypeassert // only StrList and StrSet make these views, and its at returns a *string
 }
 
 // Attr is one attribute: its name, type, description, and how to read its
@@ -92,8 +92,8 @@ func (a Attr) Children() []Attr { return a.children }
 
 // parentAs recovers the Go value a getter declared for *R reads from. The
 // tree is only walked with the values it was declared for: the root is the
-// state a data source's read returns for its own attrs, and object and
-// objectList hand their children the *C their own getters return.
+// state a data source's read returns for its own attrs, and Object and
+// ObjectList hand their children the *C their own getters return.
 func parentAs[R any](p any) *R {
 	return p.(*R) //nolint:forcetypeassert // a mismatch is a declaration bug, which the provider's TestEncodeStateMatchesFrameworkEncoding hits for every data source
 }

@@ -85,7 +85,7 @@ func (a arguments) timeouts() (*Timeouts, error) {
 	}
 	read, ok, err := fields.set("read")
 	if err != nil {
-		return nil, &ArgError{"timeouts", "read: " + notKnownYet}
+		return nil, &ArgError{"timeouts", "read is not known yet; data sources are read with known arguments only"}
 	}
 	if !ok {
 		return &Timeouts{}, nil
