@@ -80,7 +80,7 @@ func jitterTable(out io.Writer) error {
 			float64(served)/float64(ideal), float64(bare)/float64(ideal), float64(floor)/float64(ideal), float64(served)/float64(bare))
 	}
 	w.Flush()
-	fmt.Fprintf(out, "\nbest: %.2f× the ideal (goal ≤ 1.6×, issue 36); the bare client's best %.2f×, the rules' floor's %.2f×; the provider's best over the bare client's %.2f×\n\n",
+	fmt.Fprintf(out, "\nbest: %.2f× the ideal (goal ≤ 1.4×, issue 51); the bare client's best %.2f×, the rules' floor's %.2f×; the provider's best over the bare client's %.2f×\n\n",
 		float64(best)/float64(ideal), float64(bestBare)/float64(ideal), float64(bestFloor)/float64(ideal), float64(best)/float64(bestBare))
 	return nil
 }

@@ -97,6 +97,7 @@ var clientTables = []struct {
 		return concurrentEndRow(os.Stdout)
 	}},
 	{"jitter", func([]int, []time.Duration, []int) error { return jitterTable(os.Stdout) }},
+	{"plan-pages", func([]int, []time.Duration, []int) error { return planPagesTable(os.Stdout) }},
 	{"rate-limit", func([]int, []time.Duration, []int) error { return rateLimitTable(os.Stdout) }},
 }
 

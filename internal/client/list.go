@@ -131,13 +131,14 @@ func readToEnd[T any, PT interface {
 }
 
 // fetchPage is the paging rules' Fetch for req: one GET, its body repaired
-// and decoded inside the retry loop.
+// and decoded inside the retry loop, once it has arrived.
 func fetchPage[T any](c *Client, req pageRequest, decode func(body []byte, page int) (paging.Page[T], error)) func(context.Context, int, int) (paging.Page[T], error) {
 	return func(ctx context.Context, page, size int) (paging.Page[T], error) {
 		var p paging.Page[T]
 		err := c.transport.Get(ctx, transport.Request{
 			Endpoint: req.endpoint, Page: page, URL: req.url(c.base, page, size),
 			Accept: func(body []byte) error {
+				paging.Arrived(ctx) // decoded beside the network: the next page may leave
 				if fixed, values := pagejson.RepairStrings(body); values > 0 {
 					c.cfg.Logger.Warn(ctx, "replaced text that is not valid Unicode with U+FFFD", map[string]any{
 						"endpoint": req.endpoint, "page": page, "values_repaired": values,

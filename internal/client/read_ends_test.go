@@ -21,8 +21,9 @@ import (
 // Pages 1 to 4 are full, so by page 5 the window has grown to four pages:
 // 5 to 8 are in flight (5 and 6 are answered once 8 is asked for). Page 5
 // is short, page 6 confirms the end, and pages 7 and 8, broken as they
-// are, are discarded; page 9 is never asked for, as page 5 claims the end
-// at page 6.
+// are, are discarded. Page 5 claims the end at page 6 once it is decoded;
+// while it is, its place may go to a page past 8, discarded too, as many
+// as the pool holds ahead at most (twice the places, past page 4).
 func TestInFlightPagesAfterTheEndAreDiscarded(t *testing.T) {
 	t.Parallel()
 	ids := syntheticIDs(13)
@@ -68,20 +69,26 @@ func TestInFlightPagesAfterTheEndAreDiscarded(t *testing.T) {
 	equalIDs(t, "memberships", membershipIDs(ms), ids)
 	mu.Lock()
 	snapshot := fmt.Sprint(asked)
-	inFlight, beyond := asked[8], asked[9]
+	inFlight, past := asked[8], 0
+	for page := range asked {
+		if page > 6 {
+			past++
+		}
+	}
 	mu.Unlock()
 	if !inFlight {
 		t.Fatalf("page 8 was not requested while page 5 was; asked %v", snapshot)
 	}
-	if beyond {
-		t.Fatalf("page 9 was requested: after a short page only its confirmation may be; asked %v", snapshot)
+	if asked[4+2*4+1] {
+		t.Fatalf("page 13 was requested: the pool holds at most twice its places ahead of the page awaited; asked %v", snapshot)
 	}
 	done := log.find("read complete")
 	if len(done) != 1 {
 		t.Fatalf("%d read complete events", len(done))
 	}
-	if d, _ := done[0].fields["requests_discarded"].(int); d != 2 {
-		t.Fatalf("requests_discarded = %v, want 2", done[0].fields["requests_discarded"])
+	// Sendings cancelled before they reached the server count too.
+	if d, _ := done[0].fields["requests_discarded"].(int); d < past || d < 2 {
+		t.Fatalf("requests_discarded = %v, want at least %d, the pages asked past the end's confirmation; asked %v", done[0].fields["requests_discarded"], max(past, 2), snapshot)
 	}
 }
 

@@ -23,7 +23,8 @@ type Read[T any] struct {
 	KeepRaw              bool // keep each record's JSON (Record.SetRaw)
 
 	// Fetch asks for one page of size records, decoded; it runs
-	// concurrently with other pages.
+	// concurrently with other pages, and calls Arrived(ctx) once the body
+	// is off the network, before decoding it.
 	Fetch func(ctx context.Context, page, size int) (Page[T], error)
 	// Question is the URL a page is asked at.
 	Question func(page, size int) string

@@ -22,7 +22,8 @@ type pagePlan struct {
 
 // pageSource is a reader of one endpoint, as readPages drives it.
 type pageSource[R any] interface {
-	// fetch gets and decodes one page, concurrently with other pages.
+	// fetch gets and decodes one page, concurrently with other pages; it
+	// calls Arrived(ctx) once the page's body is off the network.
 	fetch(ctx context.Context, page int) (R, error)
 	// claimsEnd is the last page worth sending if a page's answer is
 	// true (0: no claim).
@@ -34,25 +35,42 @@ type pageSource[R any] interface {
 	beyondEnd(page int, r R) error
 }
 
-// answered is one page's result; sending tells a page's sendings apart.
+// answered is one page's result, or with arrived its body's arrival;
+// sending tells a page's sendings apart.
 type answered[R any] struct {
 	page, sending int
+	arrived       bool
 	r             R
 	err           error
+}
+
+// arrivedKey holds, in the context of a fetch the pool sends, what
+// Arrived calls.
+type arrivedKey struct{}
+
+// Arrived tells the pool that the page asked in ctx has come off the
+// network and only its decoding is left: its place in flight goes to the
+// next page meanwhile. A fetch that never calls it holds its place until
+// it returns; outside the pool it does nothing.
+func Arrived(ctx context.Context) {
+	if arrived, ok := ctx.Value(arrivedKey{}).(func()); ok {
+		arrived()
+	}
 }
 
 // readPages is an ordered pool: it sends pages 1, 2, … with at most the
 // plan's inFlight on the network, and hands each to src.step strictly in
 // page order, so the result never depends on which request finished first.
-// Pages answered ahead of their turn wait, as many at most as may be in
-// flight. No page past the lowest end an answer claims is sent; when that
-// answer's turn comes, the pages past it still on the network are
-// cancelled (and sent again should the end prove false). When step says
-// done, the later pages already answered go to beyondEnd.
+// A page whose body has arrived gives its place to the next while it is
+// decoded (Arrived); pages decoding or answered ahead of their turn are as
+// many at most as may be in flight. No page past the lowest end a decoded
+// answer claims is sent; when that answer's turn comes, the pages past it
+// still out are cancelled (and sent again should the end prove false).
+// When step says done, the later pages already answered go to beyondEnd.
 func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	p := &pool[R]{ctx: ctx, over: make(chan struct{}), src: src, results: make(chan answered[R], max(maxInFlight, 1)),
-		waiting: map[int]answered[R]{}, claims: map[int]int{}, onNetwork: map[int]sending{}}
+	p := &pool[R]{ctx: ctx, over: make(chan struct{}), src: src, results: make(chan answered[R], 4*max(maxInFlight, 1)),
+		waiting: map[int]answered[R]{}, claims: map[int]int{}, onNetwork: map[int]sending{}, decoding: map[int]sending{}}
 	defer func() {
 		close(p.over)
 		cancel()
@@ -63,7 +81,7 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 		res, ok := p.waiting[next]
 		for !ok {
 			p.sendAllowed(next, plan, maxInFlight)
-			if len(p.onNetwork) == 0 {
+			if len(p.onNetwork)+len(p.decoding) == 0 {
 				return next - 1, 0, errPageCap // next is past the plan's last page
 			}
 			p.take(<-p.results, next)
@@ -94,10 +112,11 @@ type pool[R any] struct {
 	results chan answered[R]
 	waiting map[int]answered[R] // answered, waiting for their turn
 	claims  map[int]int         // page -> the last page worth sending, by its answer
-	// onNetwork are the pages sent and not yet answered, by page.
-	onNetwork map[int]sending
-	sent      int // the highest page sent
-	sendings  int // requests sent, resent pages included
+	// onNetwork are the pages sent and not yet arrived, by page; decoding
+	// those arrived and not yet answered.
+	onNetwork, decoding map[int]sending
+	sent                int // the highest page sent
+	sendings            int // requests sent, resent pages included
 }
 
 // sending is one page's request on the network.
@@ -111,7 +130,7 @@ func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	flight := min(max(plan.inFlight, 1), maxInFlight)
 	ahead := flight // one page at a time: the next waits for this one's turn
 	if flight > 1 {
-		ahead = 2 * flight // as many on the network, as many waiting
+		ahead = 2 * flight // as many on the network, as many decoding or waiting
 	}
 	for last := lastWorthSending(plan.last, p.claims, next); p.sent < last && len(p.onNetwork) < flight && p.sent < next-1+ahead; {
 		p.sent++
@@ -126,24 +145,41 @@ func (p *pool[R]) send(page int) {
 	p.sendings++
 	s := sending{n: p.sendings, cancel: cancel}
 	p.onNetwork[page] = s
-	p.g.Go(func() error {
-		r, err := p.src.fetch(ctx, page)
+	arrived := func() { // never waits: a full channel leaves the place taken until the answer
 		select {
-		case p.results <- answered[R]{page, s.n, r, err}:
+		case p.results <- answered[R]{page: page, sending: s.n, arrived: true}:
+		default:
+		}
+	}
+	p.g.Go(func() error {
+		r, err := p.src.fetch(context.WithValue(ctx, arrivedKey{}, arrived), page)
+		select {
+		case p.results <- answered[R]{page: page, sending: s.n, r: r, err: err}:
 		case <-p.over:
 		}
 		return nil
 	})
 }
 
-// take keeps an answer for its turn, and its claim of the end; a
-// cancelled sending's is dropped.
+// take moves an arrived page to decoding, and keeps an answer for its
+// turn, and its claim of the end; a cancelled sending's is dropped.
 func (p *pool[R]) take(a answered[R], next int) {
 	s, ok := p.onNetwork[a.page]
+	if a.arrived {
+		if ok && s.n == a.sending {
+			delete(p.onNetwork, a.page)
+			p.decoding[a.page] = s
+		}
+		return
+	}
+	if d, decoding := p.decoding[a.page]; decoding && d.n == a.sending {
+		s, ok = d, true
+	}
 	if !ok || s.n != a.sending {
 		return
 	}
 	delete(p.onNetwork, a.page)
+	delete(p.decoding, a.page)
 	s.cancel()
 	if a.page < next {
 		return
@@ -168,12 +204,15 @@ func (p *pool[R]) takeAnswered(next int) {
 	}
 }
 
-// cancelPast cancels the pages past last still on the network.
+// cancelPast cancels the pages past last still on the network or
+// decoding.
 func (p *pool[R]) cancelPast(last int) {
-	for page, s := range p.onNetwork {
-		if page > last {
-			s.cancel()
-			delete(p.onNetwork, page)
+	for _, sent := range []map[int]sending{p.onNetwork, p.decoding} {
+		for page, s := range sent {
+			if page > last {
+				s.cancel()
+				delete(sent, page)
+			}
 		}
 	}
 	p.sent = min(p.sent, last)
