@@ -63,6 +63,7 @@ func scriptedFetch(api scriptedAPI, endpoint string, decode func(body []byte, pa
 				}
 				return Page[testRecord]{}, last
 			}
+			Arrived(ctx) // as the client's fetchPage: each attempt's body, before decoding
 			p, err := decode(body, page)
 			if err != nil {
 				last = err

@@ -49,9 +49,12 @@ type answered[R any] struct {
 type arrivedKey struct{}
 
 // Arrived tells the pool that the page asked in ctx has come off the
-// network and only its decoding is left: its place in flight goes to the
-// next page meanwhile. A fetch that never calls it holds its place until
-// it returns; outside the pool it does nothing.
+// network and is being decoded: its place in flight goes to the next page
+// meanwhile. It may be called once an attempt; a page asked again after
+// it (a body that was not a page) is not counted on the network again,
+// and the client's limit on requests in flight bounds it. A fetch that
+// never calls it holds its place until it returns; outside the pool it
+// does nothing.
 func Arrived(ctx context.Context) {
 	if arrived, ok := ctx.Value(arrivedKey{}).(func()); ok {
 		arrived()
@@ -62,11 +65,13 @@ func Arrived(ctx context.Context) {
 // plan's inFlight on the network, and hands each to src.step strictly in
 // page order, so the result never depends on which request finished first.
 // A page whose body has arrived gives its place to the next while it is
-// decoded (Arrived); pages decoding or answered ahead of their turn are as
-// many at most as may be in flight. No page past the lowest end a decoded
-// answer claims is sent; when that answer's turn comes, the pages past it
-// still out are cancelled (and sent again should the end prove false).
-// When step says done, the later pages already answered go to beyondEnd.
+// decoded (Arrived); the pages sent and not yet handed over, on the
+// network, decoding or answered, are at most twice the places (ahead). No
+// page past the lowest end a decoded answer claims is sent; when that
+// answer's turn comes, the pages past it still out are cancelled (and
+// sent again should the end prove false; a cancelled decoding runs to its
+// end). When step says done, the later pages already answered go to
+// beyondEnd.
 func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src pageSource[R]) (pagesRead int, discarded int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &pool[R]{ctx: ctx, over: make(chan struct{}), src: src, results: make(chan answered[R], 4*max(maxInFlight, 1)),
@@ -78,13 +83,14 @@ func readPages[R any](ctx context.Context, maxInFlight int, plan pagePlan, src p
 	}()
 	for next := 1; ; next++ {
 		p.takeAnswered(next)
+		p.sendAllowed(next, plan, maxInFlight) // also while answered pages are handed over
 		res, ok := p.waiting[next]
 		for !ok {
-			p.sendAllowed(next, plan, maxInFlight)
 			if len(p.onNetwork)+len(p.decoding) == 0 {
 				return next - 1, 0, errPageCap // next is past the plan's last page
 			}
 			p.take(<-p.results, next)
+			p.sendAllowed(next, plan, maxInFlight)
 			res, ok = p.waiting[next]
 		}
 		delete(p.waiting, next)
@@ -125,12 +131,13 @@ type sending struct {
 	cancel context.CancelFunc
 }
 
-// sendAllowed sends what the plan allows while page next is awaited.
+// sendAllowed sends what the plan allows while page next is awaited or
+// handed over.
 func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	flight := min(max(plan.inFlight, 1), maxInFlight)
 	ahead := flight // one page at a time: the next waits for this one's turn
 	if flight > 1 {
-		ahead = 2 * flight // as many on the network, as many decoding or waiting
+		ahead = 2 * flight // out, decoding or answered, past the page awaited
 	}
 	for last := lastWorthSending(plan.last, p.claims, next); p.sent < last && len(p.onNetwork) < flight && p.sent < next-1+ahead; {
 		p.sent++
