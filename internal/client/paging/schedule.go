@@ -172,20 +172,17 @@ func (p *pool[R]) send(page int) {
 // turn, and its claim of the end; a cancelled sending's is dropped.
 func (p *pool[R]) take(a answered[R], next int) {
 	s, ok := p.onNetwork[a.page]
-	if a.arrived {
-		if ok && s.n == a.sending {
-			delete(p.onNetwork, a.page)
-			p.decoding[a.page] = s
-		}
-		return
-	}
-	if d, decoding := p.decoding[a.page]; decoding && d.n == a.sending {
-		s, ok = d, true
+	if !ok {
+		s, ok = p.decoding[a.page]
 	}
 	if !ok || s.n != a.sending {
 		return
 	}
 	delete(p.onNetwork, a.page)
+	if a.arrived {
+		p.decoding[a.page] = s
+		return
+	}
 	delete(p.decoding, a.page)
 	s.cancel()
 	if a.page < next {
