@@ -299,10 +299,15 @@ _keystone_serve() {
   #   --skip-atexit-teardown exiting workers skip Py_Finalize, where
   #                          greenlet (loaded by keystone via eventlet)
   #                          segfaults and fills uwsgi.log with backtraces.
-  #   --processes 1 --threads 8
+  #   --processes 1 --threads 1
   #                          one process, so one in-memory cache ([cache]
   #                          above): a user disabled through one process
   #                          is never still enabled in another's cache.
+  #                          One thread: with 8, Keystone (eventlet loaded,
+  #                          its request context thread-local) refused one
+  #                          admin's create_user with 403 now and then, in 2
+  #                          of about 20 runs of make e2e; Python's GIL left
+  #                          the threads little to overlap but the database.
   #   --lazy-apps            each worker loads keystone itself, so no
   #                          database connection is shared across fork.
   #   --need-app             give up when keystone cannot be loaded rather
@@ -315,7 +320,7 @@ _keystone_serve() {
     --wsgi-file "$KEYSTONE_WSGI_FILE" \
     --add-header 'Connection: close' \
     --master --die-on-term --no-orphans --skip-atexit-teardown \
-    --processes 1 --threads 8 \
+    --processes 1 --threads 1 \
     --lazy-apps --need-app \
     --buffer-size 65535 \
     --chdir "$KEYSTONE_DIR" \
