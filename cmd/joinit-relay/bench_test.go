@@ -73,7 +73,7 @@ func peakRSS(pid int) (int, bool) {
 //
 //	go test ./cmd/joinit-relay -run '^$' -bench KeyHeavyBodies -benchtime 3x
 func BenchmarkKeyHeavyBodies(b *testing.B) {
-	r := startRelay(b, relayOptions{stateDir: b.TempDir()}, "-quiet-period", "1h", "-run-command", appendRun)
+	r := startRelay(b, relayOptions{stateDir: b.TempDir()}, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", appendRun)
 	var body strings.Builder
 	body.WriteString("{")
 	for i := 0; body.Len() < maxBody-16; i++ {

@@ -32,7 +32,7 @@ func slowLargeBody(t *testing.T, r *relay) net.Conn {
 // webhooks, under smallBody, are answered all the same.
 func TestLargeBodiesNeverHoldUpTheServicesWebhooks(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", appendRun)
 	for range largeBodies + 2 {
 		slowLargeBody(t, r)
 	}
@@ -56,7 +56,7 @@ func TestLargeBodiesNeverHoldUpTheServicesWebhooks(t *testing.T) {
 // minutes.
 func TestIdleConnectionsAreClosedSoon(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", appendRun)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestIdleConnectionsAreClosedSoon(t *testing.T) {
 // rest of it is not read.
 func TestOversizeBodyClosesItsConnection(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", appendRun)
 	body := `{"pad":"` + strings.Repeat("x", maxBody) + `"}`
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, r.hookURL, strings.NewReader(body))
 	resp, err := http.DefaultClient.Do(req)

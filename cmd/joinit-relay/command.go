@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -19,40 +18,26 @@ const runOutputFile = "last-run.log"
 // it is killed.
 const commandStopGrace = 30 * time.Second
 
-// runLockFile is the lock a command's processes hold while they run, in
-// -state-dir (runlock_unix.go).
-const runLockFile = "run.lock"
-
 // commandBackend runs -run-command through sh -c. Its start is the whole
-// run: the scheduler makes one start at a time, and the command's process
-// group is killed when it ends, so two never overlap.
+// run: the scheduler makes one start at a time, holding the run lock, and
+// the command's process group is killed when it ends, so two never overlap.
 type commandBackend struct {
 	command  string
 	timeout  time.Duration
 	stateDir string
-	log      *slog.Logger
 }
 
 func (b *commandBackend) Describe() string { return "command" }
 
+// Longest is -run-timeout and the interrupted command's grace.
+func (b *commandBackend) Longest() time.Duration { return b.timeout + commandStopGrace }
+
 // Start runs the command with -run-timeout, its output (standard output and
 // error) written to -state-dir/last-run.log, replaced each run and readable
 // by the relay's user only. The environment is the relay's without
-// JOINIT_RELAY_SECRET.
-func (b *commandBackend) Start(ctx context.Context) error {
-	// The lock first: a run an earlier relay left may still be writing
-	// last-run.log, which an operator reads after a crash.
-	lock, err := takeRunLock(ctx, b.stateDir, b.timeout+commandStopGrace, b.log)
-	if err != nil {
-		return fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
-	}
-	if lock != nil {
-		defer lock.Close()
-		// Released by the relay once the run is over: a process the
-		// command left outside its group (a daemon, ssh-agent) keeps the
-		// inherited descriptor, and must not hold the next run back.
-		defer releaseRunLock(lock)
-	}
+// JOINIT_RELAY_SECRET. The command's processes inherit runLock, held
+// (runlock_unix.go); nil where there is no flock.
+func (b *commandBackend) Start(ctx context.Context, runLock *os.File) error {
 	out, err := openRegular(b.stateDir, runOutputFile, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("the command's output file: %w", err)
@@ -68,8 +53,8 @@ func (b *commandBackend) Start(ctx context.Context) error {
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.command)
 	cmd.Env = environWithout(os.Environ(), envSecret)
 	cmd.Stdout, cmd.Stderr = out, out
-	if lock != nil {
-		cmd.ExtraFiles = []*os.File{lock} // the run's processes hold the lock (runlock_unix.go)
+	if runLock != nil {
+		cmd.ExtraFiles = []*os.File{runLock} // the run's processes hold the lock (runlock_unix.go)
 	}
 	interruptGroup(cmd)
 	// After the interrupt, the command has this long to stop (Terraform

@@ -21,6 +21,10 @@ const (
 	dispatchRetries = 4
 	dispatchWaitMin = time.Second
 	dispatchWaitMax = time.Minute
+	dispatchTimeout = 30 * time.Second // one request's
+	// dispatchLongest bounds one start: every try timed out, every wait
+	// at its longest.
+	dispatchLongest = (dispatchRetries+1)*dispatchTimeout + dispatchRetries*dispatchWaitMax
 )
 
 // dispatcher sends the one POST that starts a run in GitHub or HCP
@@ -44,7 +48,7 @@ func newDispatcher(name, token string, hints map[int]string) *dispatcher {
 	// A redirect would carry the token to another place; api.md's advice
 	// for receivers (avoid redirects) holds for the relay's own requests.
 	c.HTTPClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	c.HTTPClient.Timeout = 30 * time.Second
+	c.HTTPClient.Timeout = dispatchTimeout
 	return &dispatcher{client: c, token: token, name: name, hints: hints}
 }
 

@@ -49,7 +49,21 @@ func eventSet(v string) (map[string]bool, error) {
 	if len(set) == 0 {
 		return nil, fmt.Errorf("-events names no event type; the default is %s", strings.Join(membershipEvents, ","))
 	}
+	if !slices.ContainsFunc(membershipEvents, func(e string) bool { return set[e] }) {
+		return nil, fmt.Errorf("-events names no membership trigger, so every cancellation would be ignored: add memberships.inactive (or memberships.all), or leave -events out for its default, %s", strings.Join(membershipEvents, ","))
+	}
 	return set, nil
+}
+
+// eventList is -events in effect, for the start-up line.
+func eventList(set map[string]bool) string {
+	var names []string
+	for _, t := range triggers {
+		if set[t] {
+			names = append(names, t)
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // closestTrigger is the trigger a mistyped name most likely meant: by a

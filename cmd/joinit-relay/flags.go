@@ -80,6 +80,7 @@ Flags:
 // config is the parsed command line and environment.
 type config struct {
 	listen         string
+	metricsListen  string // "": /metrics on listen
 	stateDir       string
 	organizationID string
 	events         map[string]bool
@@ -115,6 +116,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer, lo
 		defaultListen = ":" + p
 	}
 	fs.StringVar(&c.listen, "listen", defaultListen, "`address` to listen on (default :8080, or :$PORT when PORT is set); serve it behind HTTPS")
+	fs.StringVar(&c.metricsListen, "metrics-listen", "", "serve GET /metrics (and /healthz) on this `address` too, and /metrics no longer on -listen, whose port is public wherever the webhook is (e.g. 127.0.0.1:9090)")
 	fs.StringVar(&c.stateDir, "state-dir", "", "`directory` where an owed run is recorded, kept across restarts (required)")
 	fs.StringVar(&c.organizationID, "organization-id", "", "refuse (403) a webhook whose organization_id is not this `id` (empty: any)")
 	events := fs.String("events", strings.Join(membershipEvents, ","), "comma-separated webhook_event_type `values` that owe a run; others are answered 202 and ignored")
@@ -143,14 +145,22 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer, lo
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
 	}
-	if err := checkListen(c.listen); err != nil {
+	if err := checkListen("-listen", c.listen); err != nil {
 		return nil, err
+	}
+	if c.metricsListen != "" {
+		if err := checkListen("-metrics-listen", c.metricsListen); err != nil {
+			return nil, err
+		}
 	}
 	if c.stateDir == "" {
 		return nil, errors.New("-state-dir is required: the directory where an owed run is recorded before a webhook is answered")
 	}
 	if c.quietPeriod <= 0 || c.maxDelay <= 0 {
 		return nil, errors.New("-quiet-period and -max-delay must be above 0")
+	}
+	if c.quietPeriod > c.maxDelay {
+		return nil, fmt.Errorf("-quiet-period %s is longer than -max-delay %s, so every run would wait the maximum delay: set -max-delay to %s or more, or a shorter -quiet-period", c.quietPeriod, c.maxDelay, c.quietPeriod)
 	}
 	var err error
 	if c.events, err = eventSet(*events); err != nil {
@@ -183,13 +193,14 @@ func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Dur
 	})
 }
 
-// checkListen checks -listen's form, HOST:PORT, before the relay opens its
-// state: a mistake is named here, not by the listener after the start.
-func checkListen(addr string) error {
+// checkListen checks a listen flag's form, HOST:PORT, before the relay
+// opens its state: a mistake is named here, not by the listener after the
+// start.
+func checkListen(flagName, addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	n, perr := strconv.Atoi(port)
 	if err != nil || perr != nil || n < 0 || n > 65535 {
-		return fmt.Errorf("-listen %q is not HOST:PORT: write 127.0.0.1:8080 (this machine only, behind a proxy) or :8080 (every interface)", logSafe(addr))
+		return fmt.Errorf("%s %q is not HOST:PORT: write 127.0.0.1:8080 (this machine only, behind a proxy) or :8080 (every interface)", flagName, logSafe(addr))
 	}
 	return nil
 }
@@ -232,7 +243,7 @@ func (b backendFlags) choose(getenv func(string) string, stateDir string, log *s
 		if _, err := exec.LookPath("sh"); err != nil {
 			return nil, errors.New("-run-command runs its command through sh, which this system lacks (the relay's container image has no shell): use -github-workflow or -tfe-workspace")
 		}
-		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir, log: log}, nil
+		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir}, nil
 	case b.githubWorkflow != "":
 		return newGitHubBackend(b.githubWorkflow, b.githubAPI, getenv(envGitHubToken))
 	default:

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
+	"time"
 )
 
 // gitHubBackend dispatches a workflow (POST
@@ -45,7 +47,10 @@ var gitHubHints = map[int]string{
 
 func (b *gitHubBackend) Describe() string { return "github-workflow" }
 
-func (b *gitHubBackend) Start(ctx context.Context) error {
+// Longest bounds one start: one POST, retried.
+func (b *gitHubBackend) Longest() time.Duration { return dispatchLongest }
+
+func (b *gitHubBackend) Start(ctx context.Context, _ *os.File) error {
 	body, err := json.Marshal(map[string]string{"ref": b.ref})
 	if err != nil {
 		return err

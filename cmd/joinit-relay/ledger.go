@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,13 +15,34 @@ import (
 )
 
 // owedFile is the record of an owed run in -state-dir: present while a run
-// is owed, removed once a start covering every accepted event succeeded.
+// is owed, removed once a run that began after its last webhook succeeded.
 const owedFile = "owed.json"
 
-// ledger is the relay's one piece of state: whether a run is owed. An
-// accepted event is on disk (written, fsynced, renamed, directory fsynced)
-// before record returns, so a relay killed at any moment and started again
-// still starts the owed run.
+// owedLockFile is the lock under which owed.json is read and rewritten:
+// relays sharing -state-dir (a rolling update, replicas on one volume)
+// never lose each other's webhooks.
+const owedLockFile = "owed.lock"
+
+// owedRecord is owed.json: what every relay on the directory owes.
+type owedRecord struct {
+	// ID is new each time the record is created, so a start that claimed
+	// an earlier record never clears a later one.
+	ID          string    `json:"id"`
+	Webhooks    uint64    `json:"webhooks"`     // accepted since the record was created
+	OwedSince   time.Time `json:"owed_since"`   // the first webhook no successful run covers
+	LastWebhook time.Time `json:"last_webhook"` // the quiet period counts from it
+	// A start in progress claims the webhooks recorded when it began;
+	// NextSince is the first webhook after that, owed by the next run.
+	Claimed      uint64    `json:"claimed"`
+	StartedAt    time.Time `json:"started_at,omitzero"` // zero: no start in progress
+	NextSince    time.Time `json:"next_since,omitzero"`
+	FailingSince time.Time `json:"failing_since,omitzero"` // starts have failed since
+}
+
+// ledger is the relay's one piece of state: whether a run is owed, kept
+// in owed.json. An accepted webhook is on disk (written, fsynced, renamed,
+// directory fsynced) before record returns, so a relay killed at any
+// moment, or another relay on the same directory, still starts the run.
 //
 // Writes are grouped: a request that finds a write in progress waits for it
 // and then writes once for every request that arrived meanwhile, so a burst
@@ -28,62 +51,119 @@ type ledger struct {
 	dir  string
 	wake chan struct{} // cap 1: the scheduler's "something changed"
 
+	fileMu   sync.Mutex // one reader-writer of owed.json in this process; owedLock between processes
+	owedLock *os.File
+	written  uint64 // this relay's webhooks on disk
+
 	mu          sync.Mutex
-	events      uint64    // events accepted so far
-	owedSince   time.Time // the first event no started run covers; zero: none owed
-	lastEvent   time.Time
-	lastStarted time.Time // when the last start succeeded
-	failing     time.Time // when the current run of failed starts began; zero: none
-	starting    bool      // a start is being made
-	recordErr   string    // why the last event could not be written; "" once one is
-
-	writeMu sync.Mutex
-	written uint64 // events the file on disk covers
+	rec         owedRecord // owed.json as last read or written
+	owed        bool       // owed.json exists
+	events      uint64     // this relay's webhooks accepted so far
+	lastEvent   time.Time  // this relay's last webhook
+	pendingFrom time.Time  // the first of this relay's webhooks not on disk (yet, or ever: answered 503)
+	lastStarted time.Time  // when this relay's last start succeeded
+	starting    bool       // this relay is making a start
+	recordErr   string     // why the last webhook could not be written; "" once one is
 }
 
-// onDisk is the content of owedFile.
-type onDisk struct {
-	OwedSince time.Time `json:"owed_since"`
-}
-
-// openLedger reads an owed run left by an earlier relay in the state
-// directory (openStateDir checked it). Its quiet period counts from now:
-// the events before the restart are over.
+// openLedger opens the owed record of the state directory (openStateDir
+// checked it). A run owed before the restart has its quiet period count
+// from now: the webhooks before the restart are over.
 func openLedger(dir string, now time.Time) (*ledger, error) {
-	l := &ledger{dir: dir, wake: make(chan struct{}, 1)}
-	// Temporary files of writes a crash cut short, before their rename.
-	if left, err := filepath.Glob(filepath.Join(dir, "."+owedFile+"-*")); err == nil {
-		for _, f := range left {
-			_ = os.Remove(f)
-		}
-	}
-	b, err := readRegular(dir, owedFile)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return l, nil
-	case err != nil:
+	lock, err := openRegular(dir, owedLockFile, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
 		return nil, fmt.Errorf("-state-dir: %w", err)
 	}
-	var d onDisk
-	// A file cut short by a crash before its rename cannot be here (the
-	// rename is atomic); one that does not parse still means a run is owed.
-	if json.Unmarshal(b, &d) != nil || d.OwedSince.IsZero() || d.OwedSince.After(now) {
-		d.OwedSince = now
+	l := &ledger{dir: dir, wake: make(chan struct{}, 1), owedLock: lock}
+	err = l.locked(func() error {
+		// Temporary files of writes a crash cut short, before their rename.
+		if left, err := filepath.Glob(filepath.Join(dir, "."+owedFile+"-*")); err == nil {
+			for _, f := range left {
+				_ = os.Remove(f)
+			}
+		}
+		return l.read(now)
+	})
+	if err != nil {
+		lock.Close()
+		return nil, err
 	}
-	l.owedSince, l.lastEvent = d.OwedSince, now
+	if l.owed {
+		l.lastEvent = now
+	}
 	return l, nil
 }
 
 // owedAtStart says whether the ledger found a run owed when it opened.
 func (l *ledger) owedAtStart() bool { return !l.snapshot().owedSince.IsZero() }
 
-// record notes an accepted event and returns once it is on disk.
+// locked runs f holding the record's lock, in this process and on disk.
+func (l *ledger) locked(f func() error) error {
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
+	if err := lockFile(l.owedLock); err != nil {
+		return fmt.Errorf("-state-dir/%s: %w", owedLockFile, err)
+	}
+	defer unlockFile(l.owedLock)
+	return f()
+}
+
+// read loads owed.json into l.rec. One that does not parse still means a
+// run is owed (the rename is atomic: a crash cannot cut it short).
+func (l *ledger) read(now time.Time) error {
+	b, err := readRegular(l.dir, owedFile)
+	var rec owedRecord
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		l.setRecord(rec, false)
+		return nil
+	case err != nil:
+		return fmt.Errorf("-state-dir: %w", err)
+	}
+	if json.Unmarshal(b, &rec) != nil || rec.OwedSince.IsZero() || rec.OwedSince.After(now) {
+		rec.OwedSince = now
+	}
+	l.setRecord(rec, true)
+	return nil
+}
+
+// write replaces owed.json with rec.
+func (l *ledger) write(rec owedRecord) error {
+	if rec.ID == "" {
+		rec.ID = newRecordID()
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := writeSynced(l.dir, owedFile, b); err != nil {
+		return err
+	}
+	l.setRecord(rec, true)
+	return nil
+}
+
+func (l *ledger) setRecord(rec owedRecord, owed bool) {
+	l.mu.Lock()
+	l.rec, l.owed = rec, owed
+	l.mu.Unlock()
+}
+
+// refresh reads owed.json again: another relay on the directory may have
+// recorded a webhook, or served the run.
+func (l *ledger) refresh() error {
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
+	return l.read(time.Now())
+}
+
+// record notes an accepted webhook and returns once it is on disk.
 func (l *ledger) record(now time.Time) error {
 	l.mu.Lock()
 	l.events++
 	n := l.events
-	if l.owedSince.IsZero() {
-		l.owedSince = now
+	if l.pendingFrom.IsZero() {
+		l.pendingFrom = now
 	}
 	l.lastEvent = now
 	l.mu.Unlock()
@@ -94,35 +174,58 @@ func (l *ledger) record(now time.Time) error {
 		l.recordErr = err.Error()
 	}
 	l.mu.Unlock()
-	// Even unrecorded (answered 503), the event is owed in memory: the run
-	// starts for it and for the events recorded before.
+	// Even unrecorded (answered 503), the webhook is owed in memory: the
+	// run starts for it and for the webhooks recorded before.
 	l.signal()
 	return err
 }
 
-// persist writes the owed record unless a write since event n covers it.
+// persist adds this relay's webhooks to owed.json unless a write since
+// webhook n covers it.
 func (l *ledger) persist(n uint64) error {
-	l.writeMu.Lock()
-	defer l.writeMu.Unlock()
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
 	if l.written >= n {
 		return nil
 	}
+	if err := lockFile(l.owedLock); err != nil {
+		return fmt.Errorf("-state-dir/%s: %w", owedLockFile, err)
+	}
+	defer unlockFile(l.owedLock)
 	l.mu.Lock()
-	covers, since := l.events, l.owedSince
+	covers, first, last := l.events, l.pendingFrom, l.lastEvent
 	l.mu.Unlock()
-	if since.IsZero() {
-		// A start began after this event: it is owed until that start succeeds.
-		since = time.Now()
-	}
-	b, err := json.Marshal(onDisk{OwedSince: since.UTC()})
-	if err != nil {
+	if err := l.read(last); err != nil {
 		return err
 	}
-	if err := writeSynced(l.dir, owedFile, b); err != nil {
+	rec := l.snapshotRecord()
+	if rec.OwedSince.IsZero() {
+		rec.OwedSince = first // a new record (write gives it an ID)
+	}
+	rec.Webhooks += covers - l.written
+	rec.LastWebhook = last
+	if !rec.StartedAt.IsZero() && rec.NextSince.IsZero() {
+		rec.NextSince = first // a start in progress does not cover it
+	}
+	if err := l.write(rec); err != nil {
 		return err
 	}
+	l.mu.Lock()
 	l.written = covers
+	if l.events == covers {
+		l.pendingFrom = time.Time{}
+	}
+	l.mu.Unlock()
 	return nil
+}
+
+func (l *ledger) snapshotRecord() owedRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.owed {
+		return owedRecord{}
+	}
+	return l.rec
 }
 
 func (l *ledger) signal() {
@@ -132,43 +235,103 @@ func (l *ledger) signal() {
 	}
 }
 
-// claim is what one start covers: the events accepted before it began.
+// claim is what one start covers: the record's webhooks when it began, and
+// this relay's own (those that could not be written are owed in memory).
 type claim struct {
-	events    uint64
-	owedSince time.Time
+	id       string
+	webhooks uint64
+	events   uint64
 }
 
-// begin takes the owed run for a start. Events from now on owe the next one.
-func (l *ledger) begin() claim {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	c := claim{events: l.events, owedSince: l.owedSince}
-	l.owedSince = time.Time{}
-	l.starting = true
-	return c
-}
-
-// finish ends a start. On success the record is removed when no event
-// arrived since begin; on failure the run is owed again from its first event.
-func (l *ledger) finish(c claim, err error, now time.Time) error {
-	l.writeMu.Lock()
-	defer l.writeMu.Unlock()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.starting = false
-	if err != nil {
-		l.owedSince = c.owedSince
-		if l.failing.IsZero() {
-			l.failing = now
+// begin claims the owed run for a start; the caller holds the run lock.
+// It returns false when nothing is owed any more: another relay's run,
+// begun after the last webhook, covered it. A record that cannot be read
+// or claimed does not stop the start (a run too many costs less than one
+// too few): the error says why, and the start claims what it could.
+func (l *ledger) begin(now time.Time) (claim, bool, error) {
+	var c claim
+	err := l.locked(func() error {
+		err := l.read(now)
+		rec := l.snapshotRecord()
+		c = claim{id: rec.ID, webhooks: rec.Webhooks, events: l.eventCount()}
+		if err != nil || rec.OwedSince.IsZero() {
+			return err
 		}
+		rec.Claimed, rec.StartedAt, rec.NextSince = rec.Webhooks, now, time.Time{}
+		if err := l.write(rec); err != nil {
+			return err
+		}
+		c.id = l.snapshotRecord().ID // new for a record that had none
 		return nil
+	})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.owed && l.written >= l.events {
+		return claim{}, false, err
 	}
-	l.lastStarted, l.failing = now, time.Time{}
-	if !l.owedSince.IsZero() {
-		return nil // events during the start owe the next one; the record stays
-	}
-	l.written = l.events
-	return removeSynced(l.dir, owedFile)
+	l.starting = true
+	return c, true, err
+}
+
+func (l *ledger) eventCount() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events
+}
+
+// finish ends a start. On success it clears what the start claimed: the
+// record goes when no webhook came since, else the next run is owed from
+// the first that did. On failure the run stays owed, failing since the
+// first failed start.
+func (l *ledger) finish(c claim, startErr error, now time.Time) error {
+	return l.locked(func() error {
+		l.mu.Lock()
+		l.starting = false
+		if startErr == nil {
+			l.lastStarted = now
+			if l.events == c.events {
+				// Webhooks not written before the start began are
+				// served: none is owed in memory any more.
+				l.written, l.pendingFrom = l.events, time.Time{}
+			}
+		}
+		l.mu.Unlock()
+		if err := l.read(now); err != nil {
+			return err
+		}
+		rec := l.snapshotRecord()
+		if !l.owed || rec.ID != c.id {
+			return nil // not the record this start claimed
+		}
+		rec.StartedAt = time.Time{}
+		switch {
+		case startErr != nil:
+			if rec.FailingSince.IsZero() {
+				rec.FailingSince = now
+			}
+		case rec.Webhooks == c.webhooks:
+			if err := removeSynced(l.dir, owedFile); err != nil {
+				return err
+			}
+			l.setRecord(owedRecord{}, false)
+			return nil
+		default:
+			rec.OwedSince, rec.FailingSince = rec.NextSince, time.Time{}
+			if rec.OwedSince.IsZero() {
+				rec.OwedSince = now
+			}
+		}
+		rec.NextSince = time.Time{}
+		return l.write(rec)
+	})
+}
+
+// interrupted ends a start cut short by shutdown: neither started nor
+// failed, the run stays owed as it was.
+func (l *ledger) interrupted() {
+	l.mu.Lock()
+	l.starting = false
+	l.mu.Unlock()
 }
 
 // ledgerState is a copy of the ledger's state, for the scheduler and /healthz.
@@ -178,10 +341,28 @@ type ledgerState struct {
 	recordErr                                  string
 }
 
+func (st ledgerState) owed() bool { return !st.owedSince.IsZero() }
+
 func (l *ledger) snapshot() ledgerState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return ledgerState{owedSince: l.owedSince, lastEvent: l.lastEvent, lastStarted: l.lastStarted, failing: l.failing, starting: l.starting, recordErr: l.recordErr}
+	st := ledgerState{lastEvent: l.lastEvent, lastStarted: l.lastStarted, starting: l.starting, recordErr: l.recordErr}
+	if l.owed {
+		st.owedSince, st.failing = l.rec.OwedSince, l.rec.FailingSince
+		if l.rec.LastWebhook.After(st.lastEvent) {
+			st.lastEvent = l.rec.LastWebhook // another relay's
+		}
+	}
+	if !l.pendingFrom.IsZero() && (st.owedSince.IsZero() || l.pendingFrom.Before(st.owedSince)) {
+		st.owedSince = l.pendingFrom
+	}
+	return st
+}
+
+func newRecordID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // writeSynced replaces dir/name with b durably: a temporary file, fsynced,

@@ -14,9 +14,10 @@ import (
 // /metrics in Prometheus' text format. No label value is text a sender
 // chose: an event type is a trigger's name, "other" or "none".
 type metrics struct {
-	handler  http.Handler           // GET /metrics
-	webhooks *prometheus.CounterVec // by code and event
-	starts   *prometheus.CounterVec // by outcome: started or failed
+	handler      http.Handler           // GET /metrics
+	webhooks     *prometheus.CounterVec // by code and event
+	starts       *prometheus.CounterVec // by outcome: started or failed
+	wrongSecrets prometheus.Counter     // requests under /hooks/ that matched no secret
 }
 
 func newMetrics(l *ledger) *metrics {
@@ -31,11 +32,15 @@ func newMetrics(l *ledger) *metrics {
 			Name: "joinit_relay_run_starts_total",
 			Help: "Starts of the sync run, by outcome: started, or failed (retried with backoff).",
 		}, []string{"outcome"}),
+		wrongSecrets: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "joinit_relay_wrong_secret_total",
+			Help: "Requests under /hooks/ whose path matched no secret (answered 404): a sender with an old secret, or a guesser.",
+		}),
 	}
-	registry.MustRegister(m.webhooks, m.starts,
+	registry.MustRegister(m.webhooks, m.starts, m.wrongSecrets,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "joinit_relay_run_owed_seconds",
-			Help: "How long the owed run has been owed (since its first webhook); 0 when no run is owed.",
+			Help: "How long a run has been owed: since the first webhook no successful run covers, through starts in progress and failed ones; 0 when no run is owed.",
 		}, func() float64 {
 			if since := l.snapshot().owedSince; !since.IsZero() {
 				return time.Since(since).Seconds()

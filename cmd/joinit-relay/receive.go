@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -27,21 +29,58 @@ type receiver struct {
 	ledger         *ledger
 	largeBodies    largeBodySlots // bounds.go
 	metrics        *metrics
-	log            *slog.Logger
+	// metricsElsewhere: /metrics is on -metrics-listen, not here.
+	metricsElsewhere bool
+	wrongSecrets     wrongSecrets
+	log              *slog.Logger
 }
 
 func (h *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/healthz":
 		h.health(w, r)
-	case r.URL.Path == "/metrics":
+	case r.URL.Path == "/metrics" && !h.metricsElsewhere:
 		h.metrics.handler.ServeHTTP(w, r)
 	case h.isHookPath(r.URL.EscapedPath()):
 		status, eventType := h.hook(w, r)
 		h.metrics.countWebhook(status, eventType)
+	case strings.HasPrefix(r.URL.Path, hookPrefix):
+		h.metrics.wrongSecrets.Inc()
+		h.wrongSecrets.note(r.RemoteAddr, time.Now(), h.log)
+		http.NotFound(w, r)
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// wrongSecretsLogEvery is how often requests with a wrong secret are
+// logged: once a sender has the host, it may send thousands.
+const wrongSecretsLogEvery = time.Minute
+
+// wrongSecrets are the requests under /hooks/ that matched no secret: the
+// sender, if it is Join It, has an old secret and its webhooks are lost.
+// Logged at most once a wrongSecretsLogEvery, counting those since.
+type wrongSecrets struct {
+	mu     sync.Mutex
+	count  int
+	logged time.Time
+}
+
+func (s *wrongSecrets) note(remoteAddr string, now time.Time, log *slog.Logger) {
+	s.mu.Lock()
+	s.count++
+	if now.Sub(s.logged) < wrongSecretsLogEvery {
+		s.mu.Unlock()
+		return
+	}
+	count := s.count
+	s.count, s.logged = 0, now
+	s.mu.Unlock()
+	sender, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		sender = "(unknown)"
+	}
+	log.Warn("requests under "+hookPrefix+" with a wrong secret, answered 404: if Join It sends them, its webhook URL holds an old secret", "count", count, "sender", sender)
 }
 
 // isHookPath compares the path's secret in constant time: hashing both

@@ -46,23 +46,24 @@ func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 
 func TestMaxDelayStartsTheRunWhileEventsKeepComing(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "500ms", "-run-command", appendRun)
-	// Events every 50 ms never leave the hour's quiet: only -max-delay can
-	// start a run, and any run shows it did.
+	// The quiet period may not be longer than the maximum delay: equal,
+	// events every 50 ms never leave the quiet period, so only -max-delay
+	// can start a run, and any run shows it did.
+	r := startRelay(t, relayOptions{}, "-quiet-period", "3s", "-max-delay", "3s", "-run-command", appendRun)
 	began := time.Now()
 	for time.Since(began) < 30*time.Second && r.runCount() == 0 {
 		post(t, r.hookURL, membership("m1", "memberships.updated"))
 		time.Sleep(50 * time.Millisecond)
 	}
 	if r.runCount() == 0 {
-		t.Fatalf("no run within 30s of a steady stream with -max-delay 500ms\n%s", r.log)
+		t.Fatalf("no run within 30s of a steady stream with -max-delay 3s\n%s", r.log)
 	}
 }
 
 func TestRelayKilledAfter202StartsTheOwedRunWhenStartedAgain(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	first := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "1h", "-run-command", appendRun)
+	first := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", appendRun)
 	if status, _ := post(t, first.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d, want 202", status)
 	}

@@ -48,7 +48,7 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 		t.Errorf("the second relay started its run %.2fs before the first relay's run ended: two runs overlapped", firstEnd-secondStart)
 	}
 	waitFor(t, "the wait is logged", func() bool {
-		return strings.Contains(second.log.String(), "waiting for a run an earlier relay started")
+		return strings.Contains(second.log.String(), "waiting for another run to end")
 	})
 	second.waitIdle(100 * time.Millisecond)
 }
@@ -67,7 +67,7 @@ func TestRelayWaitingForAnEarlierRunLeavesItsOutput(t *testing.T) {
 	<-first.exited
 	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", "echo the second run")
 	waitFor(t, "the second relay waits", func() bool {
-		return strings.Contains(second.log.String(), "waiting for a run an earlier relay started")
+		return strings.Contains(second.log.String(), "waiting for another run to end")
 	})
 	waitFor(t, "the first run ends", func() bool { return strings.Contains(output(), "the first run ended") })
 	if out := output(); !strings.HasPrefix(out, "the first run began\n") || strings.Contains(out, "\x00") {

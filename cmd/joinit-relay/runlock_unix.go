@@ -13,15 +13,16 @@ import (
 	"time"
 )
 
-// takeRunLock waits until no earlier run holds -state-dir/run.lock and
-// takes it. The command inherits the locked file (cmd.ExtraFiles), so the
-// lock is held by the run's processes, not by the relay: a relay killed
-// with SIGKILL leaves its command running and locked, and the relay
-// started after it waits for that run to end before starting its own. A
-// lock (flock) ends with the last process holding it, however it ends;
-// a recorded process group would outlive its processes or be reused. The
-// wait is bounded by wait (-run-timeout and the stop grace: an earlier
-// run past that is stuck), then the start fails, and is retried.
+// takeRunLock waits until no other run holds -state-dir/run.lock and
+// takes it: every start is made holding it, so two relays on one
+// directory never start at once. The command inherits the locked file
+// (cmd.ExtraFiles), so the lock is held by the run's processes, not only
+// by the relay: a relay killed with SIGKILL leaves its command running and
+// locked, and the relay started after it waits for that run to end before
+// starting its own. A lock (flock) ends with the last process holding it,
+// however it ends; a recorded process group would outlive its processes or
+// be reused. The wait is bounded by wait (a run past that is stuck), then
+// the start fails, and is retried.
 func takeRunLock(ctx context.Context, dir string, wait time.Duration, log *slog.Logger) (*os.File, error) {
 	f, err := openRegular(dir, runLockFile, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -40,10 +41,10 @@ func takeRunLock(ctx context.Context, dir string, wait time.Duration, log *slog.
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("an earlier run still holds it after %s (-run-timeout and its stop grace): end what holds it (fuser -v %s)", wait, filepath.Join(dir, runLockFile))
+			return nil, fmt.Errorf("another run still holds it after %s: end what holds it (fuser -v %s)", wait, filepath.Join(dir, runLockFile))
 		}
 		if !logged {
-			log.Warn("waiting for a run an earlier relay started: its processes still hold -state-dir/" + runLockFile)
+			log.Info("waiting for another run to end: its processes hold -state-dir/" + runLockFile + " (an earlier relay's run, or another relay's on this directory)")
 			logged = true
 		}
 		select {
@@ -58,3 +59,9 @@ func takeRunLock(ctx context.Context, dir string, wait time.Duration, log *slog.
 // releaseRunLock unlocks the lock's open file, for every process that
 // inherited it.
 func releaseRunLock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// lockFile takes an exclusive lock on f, waiting for it: the owed record's
+// holders keep it for one write.
+func lockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }
+
+func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

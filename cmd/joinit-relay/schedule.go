@@ -3,21 +3,37 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
 
 // backend starts one sync run. Start returns once the run is started (the
-// command backend: once the command has finished); an error is a failed
-// start, retried later. A retryAfter error says how long the backend asked
-// to be left alone.
+// command backend: once the command has finished), within Longest; an
+// error is a failed start, retried later. A retryAfter error says how long
+// the backend asked to be left alone. runLock is -state-dir/run.lock, held
+// by the scheduler for the start (nil where there is no flock): a command
+// inherits it.
 type backend interface {
-	Start(ctx context.Context) error
+	Start(ctx context.Context, runLock *os.File) error
+	// Longest bounds one start: how long another relay on the directory
+	// waits for the run lock before its start fails.
+	Longest() time.Duration
 	// Describe names the backend in logs, without any secret.
 	Describe() string
 }
+
+// runLockFile is the lock every start is made holding, in -state-dir
+// (runlock_unix.go).
+const runLockFile = "run.lock"
+
+// pollInterval is how often the scheduler reads owed.json again: another
+// relay on the directory may have recorded a webhook, or died before its
+// run.
+const pollInterval = time.Second
 
 // retryAfter is an error that carries the wait a server asked for.
 type retryAfter interface{ RetryAfter() time.Duration }
@@ -32,6 +48,7 @@ const failingTooLong = time.Hour
 type scheduler struct {
 	ledger      *ledger
 	backend     backend
+	stateDir    string
 	quietPeriod time.Duration
 	maxDelay    time.Duration
 	retryMin    time.Duration // the first wait after a failed start, doubled up to retryMax
@@ -45,12 +62,13 @@ type scheduler struct {
 func (s *scheduler) run(ctx context.Context) {
 	var failures int
 	var retryAt time.Time
-	timer := time.NewTimer(time.Hour)
+	var readProblem string // logged once, not every poll
+	timer := time.NewTimer(pollInterval)
 	defer timer.Stop()
 	for {
 		due, owed := s.due(s.ledger.snapshot(), retryAt)
 		if owed && !time.Now().Before(due) {
-			err := s.startOnce(ctx)
+			err := s.startOnce(ctx, retryAt)
 			if ctx.Err() != nil {
 				return
 			}
@@ -62,9 +80,9 @@ func (s *scheduler) run(ctx context.Context) {
 			retryAt = time.Now().Add(s.backoff(failures, err))
 			continue
 		}
-		wait := time.Hour
+		wait := pollInterval
 		if owed {
-			wait = time.Until(due)
+			wait = min(wait, time.Until(due))
 		}
 		timer.Reset(wait)
 		select {
@@ -72,6 +90,14 @@ func (s *scheduler) run(ctx context.Context) {
 			return
 		case <-s.ledger.wake:
 		case <-timer.C:
+			err := s.ledger.refresh()
+			switch {
+			case err != nil && err.Error() != readProblem:
+				readProblem = err.Error()
+				s.log.Error("-state-dir/"+owedFile+" could not be read", "problem", readProblem)
+			case err == nil:
+				readProblem = ""
+			}
 		}
 	}
 }
@@ -93,31 +119,59 @@ func (s *scheduler) due(st ledgerState, retryAt time.Time) (time.Time, bool) {
 	return quiet, true
 }
 
-// startOnce makes one start and records its outcome.
-func (s *scheduler) startOnce(ctx context.Context) error {
-	c := s.ledger.begin()
+// startOnce makes one start, holding the run lock, and records its
+// outcome. Another relay's run may have ended while it waited for the
+// lock: what that run covered is no longer owed, and what is owed may no
+// longer be due.
+func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
+	lock, err := takeRunLock(ctx, s.stateDir, s.backend.Longest(), s.log)
+	if err != nil {
+		err = fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
+		if ctx.Err() == nil {
+			s.countStart("failed")
+			s.logFailure(err, "0s")
+		}
+		return err
+	}
+	if lock != nil {
+		defer lock.Close()
+		// Released by the relay once the run is over: a process the
+		// command left outside its group (a daemon, ssh-agent) keeps the
+		// inherited descriptor, and must not hold the next run back.
+		defer releaseRunLock(lock)
+	}
+	if due, owed := s.due(s.ledger.snapshot(), retryAt); !owed || time.Now().Before(due) {
+		return nil
+	}
+	c, owed, err := s.ledger.begin(time.Now())
+	if err != nil {
+		s.log.Warn("the start could not be claimed in -state-dir/"+owedFile+"; it is made all the same", "problem", err.Error())
+	}
+	if !owed {
+		s.log.Info("the owed run was started by another relay on -state-dir")
+		return nil
+	}
 	began := time.Now()
-	s.log.Info("starting the sync run", "backend", s.backend.Describe(), "owed_for", began.Sub(c.owedSince).Round(time.Millisecond).String())
-	err := s.backend.Start(ctx)
-	if ctx.Err() != nil && err != nil {
-		err = errors.Join(err, ctx.Err())
+	s.log.Info("starting the sync run", "backend", s.backend.Describe(), "owed_for", began.Sub(s.ledger.snapshot().owedSince).Round(time.Millisecond).String())
+	err = s.backend.Start(ctx, lock)
+	took := time.Since(began).Round(time.Millisecond).String()
+	if ctx.Err() != nil && err != nil { // cut short by shutdown: neither started nor failed
+		s.ledger.interrupted()
+		s.log.Warn("the start was interrupted by shutdown; the run stays owed in -state-dir", "took", took)
+		return errors.Join(err, ctx.Err())
 	}
 	if ferr := s.ledger.finish(c, err, time.Now()); ferr != nil {
 		// The run started, but its record stays: the next relay starts one more.
-		s.log.Error("the run started, but its record in -state-dir could not be removed", "problem", ferr.Error())
+		s.log.Error("the start's outcome could not be written to -state-dir/"+owedFile, "problem", ferr.Error())
 	}
-	took := time.Since(began).Round(time.Millisecond).String()
-	switch {
-	case err == nil:
-		s.countStart("started")
-		s.log.Info("the sync run started", "backend", s.backend.Describe(), "took", took)
-	case ctx.Err() != nil: // cut short by shutdown: neither started nor failed
-		s.log.Warn("the start was interrupted by shutdown; the run stays owed in -state-dir", "took", took)
-	default:
+	if err != nil {
 		s.countStart("failed")
 		s.logFailure(err, took)
+		return err
 	}
-	return err
+	s.countStart("started")
+	s.log.Info("the sync run started", "backend", s.backend.Describe(), "took", took)
+	return nil
 }
 
 // countStart counts a start's outcome for /metrics.
@@ -130,7 +184,10 @@ func (s *scheduler) countStart(outcome string) {
 // logFailure logs a failed start: a warning, or an error every time once
 // starts have failed for failingTooLong.
 func (s *scheduler) logFailure(err error, took string) {
-	failing := time.Since(s.ledger.snapshot().failing).Round(time.Second)
+	var failing time.Duration
+	if since := s.ledger.snapshot().failing; !since.IsZero() {
+		failing = time.Since(since).Round(time.Second)
+	}
 	level := slog.LevelWarn
 	if failing >= failingTooLong {
 		level = slog.LevelError

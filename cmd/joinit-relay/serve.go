@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -44,14 +45,84 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	if l.owedAtStart() {
 		log.Info("a run owed before the restart is still owed", "state_dir", cfg.stateDir)
 	}
-	ln, err := net.Listen("tcp", cfg.listen)
+	h := &receiver{secretSum: sha256.Sum256([]byte(cfg.secret)), organizationID: cfg.organizationID, events: cfg.events,
+		ledger: l, largeBodies: make(largeBodySlots, largeBodies), metrics: newMetrics(l), metricsElsewhere: cfg.metricsListen != "", log: log}
+	servers, err := listen(cfg, h, log)
 	if err != nil {
 		return err
 	}
-	ln = netutil.LimitListener(ln, maxConns)
-	h := &receiver{secretSum: sha256.Sum256([]byte(cfg.secret)), organizationID: cfg.organizationID, events: cfg.events,
-		ledger: l, largeBodies: make(largeBodySlots, largeBodies), metrics: newMetrics(l), log: log}
-	hs := &http.Server{
+	s := &scheduler{ledger: l, backend: cfg.backend, stateDir: cfg.stateDir, quietPeriod: cfg.quietPeriod, maxDelay: cfg.maxDelay,
+		retryMin: time.Second, retryMax: 5 * time.Minute, starts: h.metrics.starts, log: log}
+
+	schedCtx, stopScheduler := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { s.run(schedCtx) })
+	defer func() { stopScheduler(); wg.Wait() }()
+
+	serveErr := make(chan error, len(servers))
+	for _, sv := range servers {
+		wg.Go(func() { serveErr <- sv.Serve(sv.ln) })
+	}
+	if len(servers) > 1 {
+		log.Info("serving /metrics and /healthz", "addr", servers[1].ln.Addr().String())
+	}
+	log.Info("listening", "addr", servers[0].ln.Addr().String(), "events", eventList(cfg.events),
+		"quiet_period", cfg.quietPeriod.String(), "max_delay", cfg.maxDelay.String(),
+		"backend", cfg.backend.Describe(), "state_dir", cfg.stateDir)
+
+	running := len(servers)
+	select {
+	case err = <-serveErr: // a listener failed
+		running--
+	case <-ctx.Done():
+		log.Info("shutting down: finishing requests in flight")
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	for _, sv := range servers {
+		if sv.Shutdown(sctx) != nil {
+			_ = sv.Close()
+		}
+	}
+	for ; running > 0; running-- {
+		if e := <-serveErr; err == nil && !errors.Is(e, http.ErrServerClosed) {
+			err = e
+		}
+	}
+	return err
+}
+
+// server is an HTTP server and its listener.
+type server struct {
+	*http.Server
+	ln net.Listener
+}
+
+// listen opens -listen, with the receiver, and -metrics-listen when set,
+// with /metrics and /healthz alone.
+func listen(cfg *config, h *receiver, log *slog.Logger) ([]server, error) {
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return nil, err
+	}
+	servers := []server{{newHTTPServer(h, log), netutil.LimitListener(ln, maxConns)}}
+	if cfg.metricsListen == "" {
+		return servers, nil
+	}
+	mln, err := net.Listen("tcp", cfg.metricsListen)
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("-metrics-listen: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", h.metrics.handler)
+	mux.HandleFunc("/healthz", h.health)
+	return append(servers, server{newHTTPServer(mux, log), netutil.LimitListener(mln, maxConns)}), nil
+}
+
+// newHTTPServer is an HTTP server with the relay's bounds (bounds.go).
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       30 * time.Second,
@@ -60,32 +131,4 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	s := &scheduler{ledger: l, backend: cfg.backend, quietPeriod: cfg.quietPeriod, maxDelay: cfg.maxDelay,
-		retryMin: time.Second, retryMax: 5 * time.Minute, starts: h.metrics.starts, log: log}
-
-	schedCtx, stopScheduler := context.WithCancel(context.WithoutCancel(ctx))
-	var wg sync.WaitGroup
-	wg.Go(func() { s.run(schedCtx) })
-	defer func() { stopScheduler(); wg.Wait() }()
-
-	serveErr := make(chan error, 1)
-	wg.Go(func() { serveErr <- hs.Serve(ln) })
-	log.Info("listening", "addr", ln.Addr().String(), "backend", cfg.backend.Describe(),
-		"quiet_period", cfg.quietPeriod.String(), "max_delay", cfg.maxDelay.String())
-
-	select {
-	case err := <-serveErr:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down: finishing requests in flight")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		_ = hs.Close()
-	}
-	if err := <-serveErr; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }

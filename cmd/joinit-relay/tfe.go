@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
+	"time"
 )
 
 // tfeBackend queues a run in an HCP Terraform or Terraform Enterprise
@@ -47,6 +49,9 @@ const tfeCannotQueue = "no such workspace, or TFE_TOKEN may not queue runs in it
 
 func (b *tfeBackend) Describe() string { return "tfe-workspace" }
 
+// Longest bounds one start: one POST, retried.
+func (b *tfeBackend) Longest() time.Duration { return dispatchLongest }
+
 // tfeRun is the JSON:API document that creates a run.
 type tfeRun struct {
 	Data struct {
@@ -65,7 +70,7 @@ type tfeRun struct {
 	} `json:"data"`
 }
 
-func (b *tfeBackend) Start(ctx context.Context) error {
+func (b *tfeBackend) Start(ctx context.Context, _ *os.File) error {
 	var run tfeRun
 	run.Data.Type = "runs"
 	run.Data.Attributes.Message = runMessage

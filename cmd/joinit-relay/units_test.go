@@ -165,7 +165,7 @@ func TestStartsFailingForAnHourAreLoggedAsErrors(t *testing.T) {
 		want       string
 	}{{time.Minute, "level=WARN"}, {59 * time.Minute, "level=WARN"}, {time.Hour, "level=ERROR"}, {5 * time.Hour, "level=ERROR"}} {
 		log.Reset()
-		l.failing = time.Now().Add(-c.failingFor)
+		l.setRecord(owedRecord{OwedSince: time.Now().Add(-2 * c.failingFor), FailingSince: time.Now().Add(-c.failingFor)}, true)
 		s.logFailure(errors.New("answered 500"), "1s")
 		if !strings.HasPrefix(strings.SplitN(log.String(), " ", 2)[1], c.want) {
 			t.Errorf("failing for %v: %s, want %s", c.failingFor, log.String(), c.want)

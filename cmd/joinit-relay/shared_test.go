@@ -1,0 +1,194 @@
+//go:build unix && !solaris && !aix
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// timedRun is a run command that says when it starts and ends, by its
+// process id, in $RELAY_TEST_TIMES, which relays on one directory share.
+const timedRun = `id=$$; echo "start $id $(date +%s.%N)" >> "$RELAY_TEST_TIMES"; sleep 0.3; echo "end $id $(date +%s.%N)" >> "$RELAY_TEST_TIMES"`
+
+// span is one run, as the command saw it.
+type span struct{ start, end float64 }
+
+// runSpans reads the runs of timesFile, failing the test on a run that
+// started and never ended.
+func runSpans(t *testing.T, timesFile string) []span {
+	t.Helper()
+	b, _ := os.ReadFile(timesFile)
+	byID := map[string]*span{}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		at, _ := strconv.ParseFloat(f[2], 64)
+		if byID[f[1]] == nil {
+			byID[f[1]] = &span{}
+			ids = append(ids, f[1])
+		}
+		if f[0] == "start" {
+			byID[f[1]].start = at
+		} else {
+			byID[f[1]].end = at
+		}
+	}
+	var spans []span
+	for _, id := range ids {
+		if s := byID[id]; s.end == 0 {
+			t.Errorf("run %s started at %.3f and never ended", id, s.start)
+		} else {
+			spans = append(spans, *s)
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	return spans
+}
+
+// checkRuns fails the test when two runs overlapped or a webhook answered
+// 202 (sent at a time of sent) has no run that started after it.
+func checkRuns(t *testing.T, spans []span, sent []time.Time) {
+	t.Helper()
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start < spans[i-1].end {
+			t.Errorf("two runs overlapped: one ran %.3f-%.3f, the next started at %.3f", spans[i-1].start, spans[i-1].end, spans[i].start)
+		}
+	}
+	for i, at := range sent {
+		sec := float64(at.UnixNano()) / 1e9
+		if len(spans) == 0 || spans[len(spans)-1].start < sec {
+			t.Errorf("webhook %d (sent at %.3f, answered 202) has no run that started after it; runs: %v", i, sec, spans)
+		}
+	}
+}
+
+// waitNothingOwed waits until none of the relays owes or starts a run and
+// owed.json is gone.
+func waitNothingOwed(t *testing.T, dir string, relays ...*relay) {
+	t.Helper()
+	waitFor(t, "nothing owed on the shared directory", func() bool {
+		for _, r := range relays {
+			if h := r.health(); h.RunOwed || h.Starting {
+				return false
+			}
+		}
+		_, err := os.Stat(filepath.Join(dir, owedFile))
+		return errors.Is(err, os.ErrNotExist)
+	})
+}
+
+// The issue's case: a second relay on the first's directory accepts a
+// webhook while the first's run goes. The first's success must not clear
+// it: the first relay serves it (the second never starts a run on its own
+// here), and a restart of the second finds nothing owed only after that.
+func TestAWebhookToOneRelayDuringAnothersRunIsServed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	times := filepath.Join(t.TempDir(), "times")
+	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
+	slow := strings.Replace(timedRun, "sleep 0.3", "sleep 2", 1)
+	a := startRelay(t, o, "-quiet-period", "100ms", "-run-command", slow)
+	b := startRelay(t, o, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", slow)
+	if status, _ := post(t, a.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+		t.Fatalf("answered %d", status)
+	}
+	waitFor(t, "the first relay's run starts", func() bool { return a.health().Starting })
+	during := time.Now()
+	if status, _ := post(t, b.hookURL, membership("m2", "memberships.inactive")); status != http.StatusAccepted {
+		t.Fatalf("the second relay answered %d during the first's run", status)
+	}
+	waitFor(t, "the first relay's run ends", func() bool { return strings.Count(readFile(times), "end") == 1 })
+	if h := b.health(); !h.RunOwed {
+		t.Errorf("/healthz of the second relay after the first's run: %+v; its webhook is still owed", h)
+	}
+	waitFor(t, "a run after the second relay's webhook ends", func() bool { return strings.Count(readFile(times), "end") == 2 })
+	b.signal(syscall.SIGKILL)
+	<-b.exited
+	waitNothingOwed(t, dir, a)
+	checkRuns(t, runSpans(t, times), []time.Time{during})
+}
+
+// Two relays on one directory, webhooks to either at random moments, one
+// of them SIGKILLed now and then and started again: every 202 is followed
+// by a run that started after it, no two runs overlap, nothing is owed at
+// the end. In rounds, each waited out: a later round's run would cover an
+// earlier round's lost webhook.
+func TestTwoRelaysOnOneDirectoryKilledAtRandomLoseNoWebhook(t *testing.T) {
+	t.Parallel()
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 56))
+	t.Logf("seed %d", seed)
+	dir := t.TempDir()
+	times := filepath.Join(t.TempDir(), "times")
+	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
+	start := func() *relay { return startRelay(t, o, "-quiet-period", "150ms", "-run-command", timedRun) }
+	relays := []*relay{start(), start()}
+	webhooks, kills := 0, 0
+	for round := range 10 {
+		var sent []time.Time
+		for range 2 + rng.IntN(4) {
+			k := rng.IntN(2)
+			at := time.Now()
+			if status, _ := post(t, relays[k].hookURL, membership(fmt.Sprintf("m%d", webhooks), "memberships.inactive")); status == http.StatusAccepted {
+				sent = append(sent, at)
+			} else {
+				t.Errorf("round %d: a webhook answered %d", round, status)
+			}
+			webhooks++
+			time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+			if rng.IntN(5) == 0 {
+				kills++
+				k := rng.IntN(2)
+				relays[k].signal(syscall.SIGKILL)
+				<-relays[k].exited
+				relays[k] = start()
+			}
+		}
+		waitNothingOwed(t, dir, relays...)
+		checkRuns(t, runSpans(t, times), sent)
+		if t.Failed() {
+			t.Fatalf("round %d failed (seed %d)", round, seed)
+		}
+	}
+	t.Logf("%d webhooks, %d kills, %d runs", webhooks, kills, len(runSpans(t, times)))
+}
+
+// A relay killed after its 202 and never started again: the other relay
+// on the directory finds the owed run (it reads owed.json every second)
+// and serves it.
+func TestARunOwedByADeadRelayIsServedByTheOther(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	times := filepath.Join(t.TempDir(), "times")
+	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
+	survivor := startRelay(t, o, "-quiet-period", "100ms", "-run-command", timedRun)
+	dead := startRelay(t, o, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", timedRun)
+	at := time.Now()
+	if status, _ := post(t, dead.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+		t.Fatalf("answered %d", status)
+	}
+	dead.signal(syscall.SIGKILL)
+	<-dead.exited
+	waitFor(t, "the other relay's run", func() bool { return strings.Count(readFile(times), "end") == 1 })
+	waitNothingOwed(t, dir, survivor)
+	checkRuns(t, runSpans(t, times), []time.Time{at})
+}
+
+func readFile(name string) string {
+	b, _ := os.ReadFile(name)
+	return string(b)
+}
