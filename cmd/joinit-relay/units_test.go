@@ -68,6 +68,9 @@ func TestStartRefusesBadSettingsWithoutQuotingTheSecret(t *testing.T) {
 		{"run timeout not a duration", good, []string{"-state-dir", "d", "-run-command", "true", "-run-timeout", "soon"}, `\"soon\" is not a duration`},
 		{"listen not an address", good, []string{"-state-dir", "d", "-run-command", "true", "-listen", "nonsense"}, `-listen \"nonsense\" is not HOST:PORT`},
 		{"PORT not a number", map[string]string{envSecret: testSecret, envPort: "abc"}, []string{"-state-dir", "d", "-run-command", "true"}, `PORT \"abc\" is not a port number`},
+		{"no membership trigger", good, []string{"-state-dir", "d", "-run-command", "true", "-events", "check_ins.created"}, "-events names no membership trigger, so every cancellation would be ignored: add memberships.inactive"},
+		{"quiet period past the max delay", good, []string{"-state-dir", "d", "-run-command", "true", "-quiet-period", "10m"}, "-quiet-period 10m0s is longer than -max-delay 5m0s"},
+		{"metrics-listen not an address", good, []string{"-state-dir", "d", "-run-command", "true", "-metrics-listen", "9090"}, `-metrics-listen \"9090\" is not HOST:PORT`},
 		{"an event no trigger sends", good, []string{"-state-dir", "d", "-run-command", "true", "-events", "memberships.cancelled"}, `did you mean \"memberships.inactive\"?`},
 	}
 	for _, c := range cases {
