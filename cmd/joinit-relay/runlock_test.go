@@ -5,7 +5,6 @@ package main
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -78,18 +77,48 @@ func TestRelayWaitingForAnEarlierRunLeavesItsOutput(t *testing.T) {
 
 // A process the command leaves outside its group keeps the inherited lock
 // descriptor: the relay releases the lock itself, so the next run starts.
+// The command ends only once its daemon has left the group (the daemon
+// writes its process id after setsid, to a file named by the run's shell):
+// one still in it would be killed with the group and take the lock with
+// it, relay or no relay.
 func TestALeftoverDaemonDoesNotHoldTheNextRunBack(t *testing.T) {
 	t.Parallel()
-	marker := "31." + strconv.Itoa(os.Getpid()%1000)
-	t.Cleanup(func() { _ = exec.Command("pkill", "-f", "sleep "+marker).Run() })
-	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "setsid sleep "+marker+" & "+appendRun)
+	dir := t.TempDir()
+	daemons := func() []int {
+		var pids []int
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	t.Cleanup(func() {
+		for _, pid := range daemons() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	// The daemon outlives the test's waits (30 s): only the relay's
+	// release lets the second run start.
+	command := `setsid sh -c 'echo $$ > "$0"; exec sleep 60' "$RELAY_TEST_DAEMONS/$$" & ` +
+		`while [ ! -s "$RELAY_TEST_DAEMONS/$$" ]; do sleep 0.01; done; ` + appendRun
+	r := startRelay(t, relayOptions{env: []string{"RELAY_TEST_DAEMONS=" + dir}}, "-quiet-period", "50ms", "-run-command", command)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
 	waitFor(t, "the first run", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
+	first := daemons()
+	if len(first) != 1 {
+		t.Fatalf("the first run left %d daemons, want 1", len(first))
+	}
 	post(t, r.hookURL, membership("m2", "memberships.inactive"))
 	began := time.Now()
 	waitFor(t, "the second run", func() bool { return r.runCount() == 2 })
 	if waited := time.Since(began); waited > 5*time.Second {
 		t.Errorf("the second run waited %s behind the first run's daemon", waited.Round(time.Second))
+	}
+	if err := syscall.Kill(first[0], 0); err != nil {
+		t.Errorf("the first run's daemon was gone by the second run (%v): it held no lock to release", err)
 	}
 }

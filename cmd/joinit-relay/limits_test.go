@@ -1,0 +1,338 @@
+//go:build unix
+
+package main
+
+// The relay's limits, each tried at its number against the built binary.
+// The numbers are written out here, not read from bounds.go, serve.go and
+// receive.go: a test that read the constant would follow it wherever it
+// went, and a changed limit must fail a test until the test, and what it
+// says of the limit, is changed with it. (unix: the connection cap's test
+// reads the open-file limit.)
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The body limit is 1 MiB: a body of exactly 1,048,576 bytes is read,
+// and one byte more is answered 413 and owes no run.
+func TestABodyOf1MiBIsReadAndOneByteMoreIsRefused(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	if status, _ := post(t, r.hookURL, paddedMembership(t, 1_048_577)); status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body of 1,048,577 bytes: %d, want 413", status)
+	}
+	if r.health().RunOwed {
+		t.Errorf("a body of 1,048,577 bytes made a run owed")
+	}
+	if status, _ := post(t, r.hookURL, paddedMembership(t, 1_048_576)); status != http.StatusAccepted {
+		t.Errorf("a body of exactly 1,048,576 bytes: %d, want 202 (read whole)", status)
+	}
+}
+
+// The header timeout is 5 s: a connection whose headers stop part-way is
+// closed about 5 s after it opened, without an answer.
+func TestHeadersUnfinishedAfter5SecondsCloseTheConnection(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	// Taken before the dial: the relay's 5 s begin after it, so only a
+	// shorter timeout closes the connection before 4.9 s, however loaded
+	// the machine. 6 s leaves a loaded 2-core machine 1 s to fire the
+	// relay's timer and close, and fails a timeout of 6 s or more.
+	began := time.Now()
+	conn := dial(t, r)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\n", hookPath(r))
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	n, err := conn.Read(make([]byte, 512))
+	held := time.Since(began)
+	if n > 0 || err != io.EOF {
+		t.Fatalf("a connection with unfinished headers, after %s: %d bytes, %v; want it closed without an answer", held.Round(time.Millisecond), n, err)
+	}
+	if held < 4900*time.Millisecond || held >= 6*time.Second {
+		t.Errorf("a connection with unfinished headers was closed after %s, want 5 s (4.9 s to 6 s)", held.Round(time.Millisecond))
+	}
+}
+
+// The connection cap is 4,096: with 4,095 connections open (each part-way
+// through a webhook's body) a 4,096th is answered; beside those 4,096 the
+// next is not answered until one of them closes.
+func TestThe4097thConnectionWaitsUntilOneOf4096Closes(t *testing.T) {
+	t.Parallel()
+	needOpenFiles(t, 4_097+64)
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	for range 4_095 {
+		holdConnection(t, r)
+	}
+	// Each connection is dialled after the one before it is in the
+	// relay's accept queue, which is first in, first out: the connections
+	// below are taken after the 4,095, or not at all.
+	last := send(t, r, healthRequest)
+	if status, ok := last.within(10 * time.Second); !ok || status != http.StatusOK {
+		t.Fatalf("the 4,096th connection: %s; want 200", last.describe(status, ok))
+	}
+	next := send(t, r, healthRequest)
+	if status, ok := next.within(time.Second); ok {
+		t.Fatalf("the 4,097th connection was answered (%d) while 4,096 were open: the cap is above 4,096", status)
+	}
+	last.conn.Close()
+	if status, ok := next.within(10 * time.Second); !ok || status != http.StatusOK {
+		t.Errorf("the 4,097th connection after one of 4,096 closed: %s; want 200", next.describe(status, ok))
+	}
+}
+
+// Bodies under 64 KiB never wait for a large body's place; from 64 KiB on
+// at most 4 are read at once, and a 5th waits until one of them ends.
+//
+// A body of exactly 65,536 bytes is a large one: the decoder reads once
+// more after a body's last byte to find its end, and bounds.go takes a
+// place before any read past 64 KiB, the empty last one included.
+func TestBodiesFrom64KiBAreReadFourAtOnceAndSmallerOnesNeverWait(t *testing.T) {
+	t.Parallel()
+	const largestSmall, smallestLarge = 65_535, 65_536
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	var stalled []net.Conn
+	for range 3 {
+		stalled = append(stalled, stallLargeBody(t, r))
+	}
+	// The places are taken as the relay reads past 64 KiB: a relay of 3
+	// places only makes the body below wait once they have been.
+	time.Sleep(300 * time.Millisecond)
+	fourth := send(t, r, webhookRequest(r, paddedMembership(t, smallestLarge)))
+	if status, ok := fourth.within(5 * time.Second); !ok || status != http.StatusAccepted {
+		t.Fatalf("a body of %d bytes beside 3 stalled large bodies: %s; want 202: 4 are read at once", smallestLarge, fourth.describe(status, ok))
+	}
+	stalled = append(stalled, stallLargeBody(t, r))
+	fifth := waitingLargeBody(t, r, smallestLarge)
+	small := send(t, r, webhookRequest(r, paddedMembership(t, largestSmall)))
+	if status, ok := small.within(5 * time.Second); !ok || status != http.StatusAccepted {
+		t.Errorf("a body of %d bytes beside 4 stalled large bodies and a waiting one: %s; want 202 at once", largestSmall, small.describe(status, ok))
+	}
+	// Places are given first come, first served: were there 3, the 4th
+	// stalled body would take the place freed here, and the 5th would
+	// wait on.
+	stalled[0].Close()
+	if status, ok := fifth.within(5 * time.Second); !ok || status != http.StatusAccepted {
+		t.Errorf("the waiting 5th large body once a stalled one closed: %s; want 202", fifth.describe(status, ok))
+	}
+}
+
+// The secret is compared whole and as sent: near misses are answered the
+// same 404 as any unknown path, and owe no run.
+func TestNearMissSecretsAreNotFoundAndOweNoRun(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-run-command", appendRun)
+	body := membership("m1", "memberships.inactive")
+	paths := nearMissHookPaths(testSecret)
+	for _, p := range paths {
+		if status, _ := post(t, r.url+p, body); status != http.StatusNotFound {
+			t.Errorf("POST %s: %d, want 404", p, status)
+		}
+	}
+	if r.health().RunOwed {
+		t.Fatalf("%d near-miss secrets made a run owed", len(paths))
+	}
+	if status, _ := post(t, r.hookURL, body); status != http.StatusAccepted {
+		t.Fatalf("POST with the secret: %d, want 202", status)
+	}
+	if !r.health().RunOwed {
+		t.Errorf("the secret's webhook owes no run")
+	}
+}
+
+// nearMissHookPaths are request targets one step from /hooks/<secret>:
+// each character changed, dropped, case-flipped or percent-encoded, one
+// added at either end, every prefix, a trailing slash, and the prefix
+// /hooks/ itself misspelt.
+func nearMissHookPaths(secret string) []string {
+	// A changed character is its neighbour here: unreserved in a URL, so
+	// the change stays one byte on the wire.
+	const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+	var near []string
+	for i := range len(secret) {
+		c := secret[i]
+		next := alphabet[(strings.IndexByte(alphabet, c)+1)%len(alphabet)]
+		near = append(near, secret[:i]+string(next)+secret[i+1:], secret[:i]+secret[i+1:], secret[:i],
+			secret[:i]+fmt.Sprintf("%%%02X", c)+secret[i+1:])
+		if flipped := flipCase(c); flipped != c {
+			near = append(near, secret[:i]+string(flipped)+secret[i+1:])
+		}
+	}
+	var encoded strings.Builder
+	for i := range len(secret) {
+		fmt.Fprintf(&encoded, "%%%02x", secret[i])
+	}
+	near = append(near, "x"+secret, secret+"x", secret+secret, secret+"/", "/"+secret, secret+"%2F", "./"+secret,
+		strings.ToUpper(secret), strings.ToLower(secret), encoded.String())
+	var paths []string
+	for _, s := range near {
+		paths = append(paths, "/hooks/"+s)
+	}
+	paths = append(paths, "/hooks"+secret, "/hook/"+secret, "/Hooks/"+secret, "/hooks/x/../"+secret, "/x/../hooks/"+secret)
+	slices.Sort(paths) // the last character dropped is also a prefix
+	return slices.Compact(paths)
+}
+
+func flipCase(c byte) byte {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return c - 'a' + 'A'
+	case 'A' <= c && c <= 'Z':
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+// paddedMembership is a webhook body of exactly size bytes: a membership
+// with a long "pad" string first, as a large record's field would be.
+func paddedMembership(t *testing.T, size int) string {
+	t.Helper()
+	m := membership("m1", "memberships.inactive")
+	const head, tail = `{"pad":"`, `",`
+	body := head + strings.Repeat("x", size-len(head)-len(tail)-len(m)+1) + tail + m[1:]
+	if len(body) != size {
+		t.Fatalf("a padded body of %d bytes, want %d", len(body), size)
+	}
+	return body
+}
+
+// hookPath is the request target of r's webhooks: /hooks/<secret>.
+func hookPath(r *relay) string { return strings.TrimPrefix(r.hookURL, r.url) }
+
+// webhookRequest is a POST of body to r's hook path, as sent on the wire.
+func webhookRequest(r *relay, body string) string {
+	return webhookHeaders(r, len(body)) + body
+}
+
+func webhookHeaders(r *relay, contentLength int) string {
+	return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", hookPath(r), contentLength)
+}
+
+const healthRequest = "GET /healthz HTTP/1.1\r\nHost: relay\r\n\r\n"
+
+// dial opens a connection to r, closed at the test's end (before the
+// relay is stopped: cleanups run last first).
+func dial(t *testing.T, r *relay) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// holdConnection opens a connection that sends a webhook's headers and the
+// start of a 100-byte body, then stalls: the relay holds it until its read
+// timeout (30 s), far past the test, where unfinished headers would be
+// closed after 5 s and could free a place mid-test on a slow machine.
+func holdConnection(t *testing.T, r *relay) {
+	t.Helper()
+	conn := dial(t, r)
+	if _, err := io.WriteString(conn, webhookHeaders(r, 100)+`{"pad":"`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stallLargeBody opens a connection that sends 65,537 bytes of a 1 MiB
+// body, one past 64 KiB, then stalls: it holds a large body's place until
+// it closes.
+func stallLargeBody(t *testing.T, r *relay) net.Conn {
+	t.Helper()
+	conn := dial(t, r)
+	const open = `{"pad":"`
+	if _, err := io.WriteString(conn, webhookHeaders(r, 1_048_576)+open+strings.Repeat("x", 65_537-len(open))); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// waitingLargeBody sends a body of size bytes beside four stalled large
+// bodies until one is left unanswered for 1 s, and returns it. One sent
+// before the 4th stalled body has taken its place is read at once, so the
+// first may be answered; a relay reading 5 at once answers every one.
+func waitingLargeBody(t *testing.T, r *relay, size int) *exchange {
+	t.Helper()
+	for range 10 {
+		e := send(t, r, webhookRequest(r, paddedMembership(t, size)))
+		if _, ok := e.within(time.Second); !ok {
+			return e
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("10 bodies of %d bytes beside 4 stalled large bodies were each answered at once: more than 4 are read at once, or the body is not a large one", size)
+	return nil
+}
+
+// exchange is one request on a connection of its own, its answer read in
+// the background: a request still unanswered is one the relay has not
+// taken, or is holding.
+type exchange struct {
+	conn   net.Conn
+	status chan int // 0 when the connection closed without an answer
+}
+
+func send(t *testing.T, r *relay, request string) *exchange {
+	t.Helper()
+	e := &exchange{conn: dial(t, r), status: make(chan int, 1)}
+	if _, err := io.WriteString(e.conn, request); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		resp, err := http.ReadResponse(bufio.NewReader(e.conn), nil)
+		if err != nil {
+			e.status <- 0
+			return
+		}
+		resp.Body.Close()
+		e.status <- resp.StatusCode
+	}()
+	return e
+}
+
+// within is the status answered within wait, and whether one was.
+func (e *exchange) within(wait time.Duration) (int, bool) {
+	select {
+	case status := <-e.status:
+		return status, true
+	case <-time.After(wait):
+		return 0, false
+	}
+}
+
+func (e *exchange) describe(status int, answered bool) string {
+	switch {
+	case !answered:
+		return "no answer"
+	case status == 0:
+		return "closed without an answer"
+	}
+	return fmt.Sprintf("answered %d", status)
+}
+
+// needOpenFiles raises the test's open-file limit to n if it is lower, or
+// skips the test when the hard limit is lower. The relay, a Go program,
+// raises its own to its hard limit, which it inherits.
+func needOpenFiles(t *testing.T, n uint64) {
+	t.Helper()
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	if lim.Max < n {
+		t.Skipf("the hard open-file limit is %d, below the %d this test opens (4,097 connections)", lim.Max, n)
+	}
+	if lim.Cur < n {
+		lim.Cur = n
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
