@@ -45,7 +45,10 @@ type gatedBody struct {
 }
 
 func (g *gatedBody) Read(p []byte) (int, error) {
-	if !g.held && g.read >= smallBody {
+	// The byte past smallBody is read without a place, so a body of
+	// exactly smallBody (whose reader asks once more after its end) is
+	// small: only a body that has that byte waits for one.
+	if !g.held && g.read > smallBody {
 		select {
 		case g.slots <- struct{}{}:
 			g.held = true
@@ -54,7 +57,7 @@ func (g *gatedBody) Read(p []byte) (int, error) {
 		}
 	}
 	if !g.held {
-		p = p[:min(len(p), smallBody-g.read)]
+		p = p[:min(len(p), smallBody+1-g.read)]
 	}
 	n, err := g.r.Read(p)
 	g.read += n
