@@ -57,7 +57,9 @@ JSON object, 403 another -organization-id, 404 any other path, 405 another
 method, 413 a body over 1 MiB, 503 the owed run could not be recorded.
 GET /healthz answers 200 with whether a run is owed and when the last start
 succeeded; GET /metrics, the same and the webhooks' counts, in Prometheus'
-text format.
+text format (on -metrics-listen instead, when set). Relays may share one
+-state-dir (a rolling update): a webhook any of them accepts is served by one
+run that starts after it, and their starts never overlap.
 
 Environment:
     JOINIT_RELAY_SECRET  the path secret, 32 characters or more of A-Z a-z 0-9 - _ . ~
