@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/url"
 	"os/exec"
@@ -102,7 +101,7 @@ type backendFlags struct {
 	tfeAddress     string
 }
 
-func parseConfig(args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) (*config, error) {
+func parseConfig(args []string, getenv func(string) string, stdout io.Writer) (*config, error) {
 	c := &config{}
 	var b backendFlags
 	fs := flag.NewFlagSet("joinit-relay", flag.ContinueOnError)
@@ -171,7 +170,7 @@ func parseConfig(args []string, getenv func(string) string, stdout io.Writer, lo
 	if c.secret, err = readSecret(getenv); err != nil {
 		return nil, err
 	}
-	if c.backend, err = b.choose(getenv, c.stateDir, log); err != nil {
+	if c.backend, err = b.choose(getenv, c.stateDir); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -227,7 +226,7 @@ func readSecret(getenv func(string) string) (string, error) {
 }
 
 // choose checks that exactly one backend is named and builds it.
-func (b backendFlags) choose(getenv func(string) string, stateDir string, log *slog.Logger) (backend, error) {
+func (b backendFlags) choose(getenv func(string) string, stateDir string) (backend, error) {
 	named := 0
 	for _, v := range []string{b.runCommand, b.githubWorkflow, b.tfeWorkspace} {
 		if v != "" {

@@ -11,6 +11,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -53,7 +54,7 @@ func TestHeadersUnfinishedAfter5SecondsCloseTheConnection(t *testing.T) {
 	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	n, err := conn.Read(make([]byte, 512))
 	held := time.Since(began)
-	if n > 0 || err != io.EOF {
+	if n > 0 || !errors.Is(err, io.EOF) {
 		t.Fatalf("a connection with unfinished headers, after %s: %d bytes, %v; want it closed without an answer", held.Round(time.Millisecond), n, err)
 	}
 	if held < 4900*time.Millisecond || held >= 6*time.Second {

@@ -97,12 +97,12 @@ func TestHelpGoesToStandardOutput(t *testing.T) {
 func TestListenDefaultsToPORT(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{envSecret: testSecret, envPort: "9123"}
-	c, err := parseConfig([]string{"-state-dir", "d", "-run-command", "true"}, func(k string) string { return env[k] }, nil, slog.Default())
+	c, err := parseConfig([]string{"-state-dir", "d", "-run-command", "true"}, func(k string) string { return env[k] }, nil)
 	if err != nil || c.listen != ":9123" {
 		t.Fatalf("listen %v, %v; want :9123", c, err)
 	}
 	delete(env, envPort)
-	if c, _ := parseConfig([]string{"-state-dir", "d", "-run-command", "true"}, func(k string) string { return env[k] }, nil, slog.Default()); c.listen != ":8080" {
+	if c, _ := parseConfig([]string{"-state-dir", "d", "-run-command", "true"}, func(k string) string { return env[k] }, nil); c.listen != ":8080" {
 		t.Errorf("listen without PORT: %s", c.listen)
 	}
 }
