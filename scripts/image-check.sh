@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make image-check (CI runs it): builds the joinit-relay image
 # (scripts/image.sh) and runs the real binary in it with podman, checking
-# what an operator relies on: it runs as a user other than root, it has no
+# what an operator relies on: it runs as a user other than root, /data is
+# the relay's with mode 0700 (in the image and in a new volume), it has no
 # shell (so -run-command is refused at start), the secret comes from the
 # environment, a webhook is answered 202, and an owed run is kept across a
 # container's restart on the same volume. Needs podman and runc
@@ -21,7 +22,9 @@ run=("${podman[@]}" run --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --net
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 containers=()
+created=""
 cleanup() {
+  [ -z "$created" ] || "${podman[@]}" rm -f "$created" >/dev/null 2>&1 || true
   for c in "${containers[@]}"; do "${podman[@]}" rm -f "$c" >/dev/null 2>&1 || true; done
   "${podman[@]}" volume rm -f "$volume" >/dev/null 2>&1 || true
   "${podman[@]}" rmi -f "$tag" >/dev/null 2>&1 || true
@@ -33,6 +36,12 @@ bash scripts/image.sh "$tag"
 
 user=$("${podman[@]}" image inspect --format '{{.Config.User}}' "$tag")
 [ "$user" = 65532:65532 ] || fail "the image runs as '$user', want 65532:65532"
+# /data as the image holds it (a named volume mounted there starts with its
+# owner and mode): read from a container's file system, as no shell runs in it.
+created=$("${podman[@]}" create "$tag")
+data=$("${podman[@]}" export "$created" | tar --numeric-owner -tvf - | awk '$NF == "data/" || $NF == "./data/" { print $1, $2 }')
+"${podman[@]}" rm "$created" >/dev/null
+[ "$data" = "drwx------ 65532/65532" ] || fail "/data in the image is '$data', want drwx------ 65532/65532 (mode 0700, the relay's user)"
 if "${run[@]}" --rm --entrypoint /bin/sh "$tag" -c true >/dev/null 2>&1; then
   fail "the image has a shell"
 fi
@@ -40,7 +49,7 @@ out=$("${run[@]}" --rm -e JOINIT_RELAY_SECRET="$secret" "$tag" -run-command true
 grep -q 'which this system lacks' <<<"$out" || fail "-run-command in the image: $out"
 out=$("${run[@]}" --rm -e PORT="$port" "$tag" -tfe-workspace ws-check 2>&1 || true)
 grep -q 'JOINIT_RELAY_SECRET is not set' <<<"$out" || fail "without the secret: $out"
-echo "image-check: runs as 65532, no shell, -run-command refused, the secret required"
+echo "image-check: runs as 65532, /data 0700 and its own, no shell, -run-command refused, the secret required"
 
 "${podman[@]}" volume create "$volume" >/dev/null
 start() {
@@ -56,6 +65,9 @@ start() {
   fail "the relay in the container did not answer /healthz"
 }
 start 1
+# The volume took /data's mode: the relay accepts 0755 too, so only this tells.
+vmode=$(stat -c %a "$("${podman[@]}" volume inspect --format '{{.Mountpoint}}' "$volume")")
+[ "$vmode" = 700 ] || fail "a new volume on /data has mode $vmode, want 700"
 status=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
   -d '{"_id":"5f1b2c3d4e5f60718293a4b5","webhook_event_type":"memberships.inactive"}' "http://127.0.0.1:$port/hooks/$secret")
 [ "$status" = 202 ] || fail "a webhook answered $status, want 202"
@@ -68,4 +80,4 @@ owed() { sed -n 's/.*"owed_since":"\([^"]*\)".*/\1/p' <<<"$1"; }
 if [ -z "$(owed "$before")" ] || [ "$(owed "$before")" != "$(owed "$after")" ]; then
   fail "the owed run was not kept across the restart: before $before, after $after"
 fi
-echo "image-check: 202, and the owed run kept across a container's restart on its volume (owed since $(owed "$after"))"
+echo "image-check: a new volume on /data has mode 700; 202, and the owed run kept across a container's restart on its volume (owed since $(owed "$after"))"

@@ -19,7 +19,7 @@ trap 'rm -rf "$ctx"' EXIT
 printf 'relay:x:65532:65532:joinit-relay:/data:/nonexistent\n' >"$ctx/passwd"
 printf 'relay:x:65532:\n' >"$ctx/group"
 cp "$bundle" "$ctx/ca-certificates.crt"
-mkdir -m 0700 "$ctx/data"
+mkdir "$ctx/state" && mkdir -m 0700 "$ctx/state/data" # the Containerfile copies state/ to /
 cp "$root/cmd/joinit-relay/Containerfile" "$ctx/"
 # runc and cgroupfs: podman's default crun fails on some hosts' rlimits and
 # hybrid cgroups (seen on CI's machines).
