@@ -24,7 +24,7 @@ secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 containers=()
 created=""
 cleanup() {
-  [ -z "$created" ] || "${podman[@]}" rm -f "$created" >/dev/null 2>&1 || true
+  [ -z "$created" ] || "${podman[@]}" rm -f -v "$created" >/dev/null 2>&1 || true
   for c in "${containers[@]}"; do "${podman[@]}" rm -f "$c" >/dev/null 2>&1 || true; done
   "${podman[@]}" volume rm -f "$volume" >/dev/null 2>&1 || true
   "${podman[@]}" rmi -f "$tag" >/dev/null 2>&1 || true
@@ -40,7 +40,7 @@ user=$("${podman[@]}" image inspect --format '{{.Config.User}}' "$tag")
 # owner and mode): read from a container's file system, as no shell runs in it.
 created=$("${podman[@]}" create "$tag")
 data=$("${podman[@]}" export "$created" | tar --numeric-owner -tvf - | awk '$NF == "data/" || $NF == "./data/" { print $1, $2 }')
-"${podman[@]}" rm "$created" >/dev/null
+"${podman[@]}" rm -v "$created" >/dev/null
 [ "$data" = "drwx------ 65532/65532" ] || fail "/data in the image is '$data', want drwx------ 65532/65532 (mode 0700, the relay's user)"
 if "${run[@]}" --rm --entrypoint /bin/sh "$tag" -c true >/dev/null 2>&1; then
   fail "the image has a shell"
