@@ -4,8 +4,9 @@
 # what an operator relies on: it runs as a user other than root, /data is
 # the relay's with mode 0700 (in the image and in a new volume), it has no
 # shell (so -run-command is refused at start), the secret comes from the
-# environment, a webhook is answered 202, and an owed run is kept across a
-# container's restart on the same volume. Needs podman and runc
+# environment, a webhook is answered 202, an owed run is kept across a
+# container's restart on the same volume, and a rolling update (two
+# containers on one volume at once) loses no webhook. Needs podman and runc
 # (scripts/install-image-tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,14 +20,20 @@ volume=joinit-relay-check-$$
 # cgroups; host networking: the check reaches the relay on loopback.
 podman=(podman --runtime runc --cgroup-manager cgroupfs)
 run=("${podman[@]}" run --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network host)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port=$(free_port)
 secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 containers=()
+volumes=()
 created=""
+fake_pid=""
+runs_file=""
 cleanup() {
+  [ -z "$fake_pid" ] || kill "$fake_pid" 2>/dev/null || true
+  [ -z "$runs_file" ] || rm -f "$runs_file"
   [ -z "$created" ] || "${podman[@]}" rm -f -v "$created" >/dev/null 2>&1 || true
   for c in "${containers[@]}"; do "${podman[@]}" rm -f "$c" >/dev/null 2>&1 || true; done
-  "${podman[@]}" volume rm -f "$volume" >/dev/null 2>&1 || true
+  for v in "$volume" "${volumes[@]}"; do "${podman[@]}" volume rm -f "$v" >/dev/null 2>&1 || true; done
   "${podman[@]}" rmi -f "$tag" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -81,3 +88,68 @@ if [ -z "$(owed "$before")" ] || [ "$(owed "$before")" != "$(owed "$after")" ]; 
   fail "the owed run was not kept across the restart: before $before, after $after"
 fi
 echo "image-check: a new volume on /data has mode 700; 202, and the owed run kept across a container's restart on its volume (owed since $(owed "$after"))"
+
+# A rolling update: the new container starts on the volume before the old
+# one stops, and takes a webhook while the old one's start is in progress
+# (a fake HCP Terraform on loopback holds its first run's request 6 s, and
+# logs when it answers each). The old container's success must not clear
+# the new one's webhook: it serves it too, as the new container's quiet
+# period is an hour (so only the shared record can bring its webhook a
+# run). The new container then sees nothing owed.
+rolling=joinit-relay-rolling-$$
+volumes+=("$rolling")
+"${podman[@]}" volume create "$rolling" >/dev/null
+fake_port=$(free_port)
+runs_file=$(mktemp)
+python3 - "$fake_port" "$runs_file" <<'PY' &
+import http.server, os, sys, time
+class Fake(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if os.path.getsize(sys.argv[2]) == 0:
+            time.sleep(6)
+        self.send_response(201)
+        self.send_header("Content-Type", "application/vnd.api+json")
+        self.end_headers()
+        self.wfile.write(b'{"data":{"id":"run-check","type":"runs"}}')
+        self.wfile.flush()
+        with open(sys.argv[2], "a") as f:
+            f.write("%.3f %s\n" % (time.time(), self.path))
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Fake).serve_forever()
+PY
+fake_pid=$!
+rolling_start() { # NAME PORT QUIET
+  containers+=("$1")
+  "${run[@]}" -d --name "$1" -e JOINIT_RELAY_SECRET="$secret" -e PORT="$2" -e TFE_TOKEN=check \
+    -v "$rolling:/data" "$tag" -quiet-period "$3" -max-delay 1h -tfe-workspace ws-check -tfe-address "http://127.0.0.1:$fake_port" >/dev/null
+  for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$2/healthz" >/dev/null && return 0
+    sleep 0.1
+  done
+  "${podman[@]}" logs "$1" >&2
+  fail "the relay in container $1 did not answer /healthz"
+}
+webhook() { curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+  -d '{"_id":"5f1b2c3d4e5f60718293a4b5","webhook_event_type":"memberships.inactive"}' "http://127.0.0.1:$1/hooks/$secret"; }
+health_of() { curl -s "http://127.0.0.1:$1/healthz"; }
+old_port=$(free_port) new_port=$(free_port)
+rolling_start "relay-old-$$" "$old_port" 1s
+[ "$(webhook "$old_port")" = 202 ] || fail "the old container did not answer 202"
+for _ in $(seq 1 50); do health_of "$old_port" | grep -q '"starting":true' && break; sleep 0.1; done
+health_of "$old_port" | grep -q '"starting":true' || fail "the old container's start did not begin: $(health_of "$old_port")"
+rolling_start "relay-new-$$" "$new_port" 1h
+second=$(date +%s.%N)
+[ "$(webhook "$new_port")" = 202 ] || fail "the new container did not answer 202"
+[ ! -s "$runs_file" ] || fail "the old container's start ended before the new container's webhook: the check's timing did not hold"
+for _ in $(seq 1 300); do
+  [ "$(awk -v t="$second" '$1 >= t' "$runs_file" | wc -l)" -ge 2 ] && health_of "$new_port" | grep -q '"run_owed":false' && break
+  sleep 0.1
+done
+"${podman[@]}" stop -t 45 "relay-old-$$" >/dev/null
+runs=$(wc -l <"$runs_file")
+[ "$runs" = 2 ] || fail "the rolling update asked for $runs run(s), want 2: the old container's, and one for the new container's webhook during it"
+health=$(health_of "$new_port")
+grep -q '"run_owed":false' <<<"$health" || fail "after the rolling update a run is still owed: $health"
+echo "image-check: a rolling update on one volume: a webhook to the new container during the old one's start was served by a second run; nothing owed after the old container stopped"
