@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-// runOutputFile is where the command's output goes, in -state-dir: a sync's
-// output (terraform's plan) names members, and the relay's log must not.
-const runOutputFile = "last-run.log"
-
 // commandStopGrace is how long an interrupted command has to stop before
 // it is killed.
 const commandStopGrace = 30 * time.Second
@@ -25,6 +21,7 @@ type commandBackend struct {
 	command  string
 	timeout  time.Duration
 	stateDir string
+	env      []string // the command's environment: the relay's without its secret
 }
 
 func (b *commandBackend) Describe() string { return "command" }
@@ -34,8 +31,7 @@ func (b *commandBackend) Longest() time.Duration { return b.timeout + commandSto
 
 // Start runs the command with -run-timeout, its output (standard output and
 // error) written to -state-dir/last-run.log, replaced each run and readable
-// by the relay's user only. The environment is the relay's without
-// JOINIT_RELAY_SECRET. The command's processes inherit runLock, held
+// by the relay's user only, in b.env. The command's processes inherit runLock, held
 // (runlock_unix.go); nil where there is no flock.
 func (b *commandBackend) Start(ctx context.Context, runLock *os.File) error {
 	out, err := openRegular(b.stateDir, runOutputFile, os.O_CREATE|os.O_WRONLY, 0o600)
@@ -51,7 +47,7 @@ func (b *commandBackend) Start(ctx context.Context, runLock *os.File) error {
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", b.command)
-	cmd.Env = environWithout(os.Environ(), envSecret)
+	cmd.Env = b.env
 	cmd.Stdout, cmd.Stderr = out, out
 	if runLock != nil {
 		cmd.ExtraFiles = []*os.File{runLock} // the run's processes hold the lock (runlock_unix.go)

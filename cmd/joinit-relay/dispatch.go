@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
 )
 
@@ -171,4 +174,14 @@ func rateLimitWait(resp *http.Response, now time.Time) (time.Duration, bool) {
 		return max(time.Unix(int64(reset), 0).Sub(now), 0), true
 	}
 	return time.Duration(reset * float64(time.Second)), true
+}
+
+// checkBaseURL refuses a backend URL that is not an absolute https URL (or
+// http on a loopback address, for a local test server): the token goes there.
+func checkBaseURL(flagName, v string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(v, "/"))
+	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !client.IsLoopbackHost(u.Hostname()))) {
+		return nil, fmt.Errorf("-%s %q is not an https URL (plain http only on a loopback address): the token is sent there", flagName, v)
+	}
+	return u, nil
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/buildinfo"
-	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // The environment variables the relay reads. Secrets come from the
@@ -244,20 +243,10 @@ func (b backendFlags) choose(getenv func(string) string, stateDir string) (backe
 		if _, err := exec.LookPath("sh"); err != nil {
 			return nil, errors.New("-run-command runs its command through sh, which this system lacks (the relay's container image has no shell): use -github-workflow or -tfe-workspace")
 		}
-		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir}, nil
+		return &commandBackend{command: b.runCommand, timeout: b.runTimeout, stateDir: stateDir, env: environWithout(os.Environ(), envSecret)}, nil
 	case b.githubWorkflow != "":
 		return newGitHubBackend(b.githubWorkflow, b.githubAPI, getenv(envGitHubToken))
 	default:
 		return newTFEBackend(b.tfeWorkspace, b.tfeAddress, getenv(envTFEToken))
 	}
-}
-
-// checkBaseURL refuses a backend URL that is not an absolute https URL (or
-// http on a loopback address, for a local test server): the token goes there.
-func checkBaseURL(flagName, v string) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimRight(v, "/"))
-	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !client.IsLoopbackHost(u.Hostname()))) {
-		return nil, fmt.Errorf("-%s %q is not an https URL (plain http only on a loopback address): the token is sent there", flagName, v)
-	}
-	return u, nil
 }

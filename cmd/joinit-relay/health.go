@@ -19,13 +19,19 @@ type healthAnswer struct {
 	RecordError *string `json:"record_error"`
 }
 
-func (h *receiver) health(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		answer(w, http.StatusMethodNotAllowed, "only GET is accepted")
-		return
+// health answers GET /healthz from the ledger.
+func health(l *ledger) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			answer(w, http.StatusMethodNotAllowed, "only GET is accepted")
+			return
+		}
+		writeHealth(w, l.snapshot())
 	}
-	st := h.ledger.snapshot()
+}
+
+func writeHealth(w http.ResponseWriter, st ledgerState) {
 	a := healthAnswer{RunOwed: !st.owedSince.IsZero(), OwedSince: timeOrNil(st.owedSince), Starting: st.starting, LastStarted: timeOrNil(st.lastStarted)}
 	if st.recordErr != "" {
 		a.RecordError = &st.recordErr

@@ -9,19 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 )
-
-// owedFile is the record of an owed run in -state-dir: present while a run
-// is owed, removed once a run that began after its last webhook succeeded.
-const owedFile = "owed.json"
-
-// owedLockFile is the lock under which owed.json is read and rewritten:
-// relays sharing -state-dir (a rolling update, replicas on one volume)
-// never lose each other's webhooks.
-const owedLockFile = "owed.lock"
 
 // owedRecord is owed.json: what every relay on the directory owes.
 type owedRecord struct {
@@ -363,50 +353,4 @@ func newRecordID() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// writeSynced replaces dir/name with b durably: a temporary file, fsynced,
-// renamed over name, then the directory fsynced so the rename survives a
-// power cut.
-func writeSynced(dir, name string, b []byte) error {
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-// removeSynced removes dir/name durably.
-func removeSynced(dir, name string) error {
-	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil // Windows cannot sync a directory; its renames are durable on their own
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net"
@@ -38,7 +37,7 @@ type receiver struct {
 func (h *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/healthz":
-		h.health(w, r)
+		health(h.ledger)(w, r)
 	case r.URL.Path == "/metrics" && !h.metricsElsewhere:
 		h.metrics.handler.ServeHTTP(w, r)
 	case h.isHookPath(r.URL.EscapedPath()):
@@ -136,13 +135,4 @@ func (h *receiver) hook(w http.ResponseWriter, r *http.Request) (status int, eve
 func (h *receiver) refuse(w http.ResponseWriter, status int, why string) int {
 	h.log.Warn("webhook refused", "status", status, "why", why)
 	return answer(w, status, why)
-}
-
-// answer writes a small JSON body: {"status": "..."}.
-func answer(w http.ResponseWriter, status int, text string) int {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"status": text})
-	return status
 }

@@ -26,10 +26,6 @@ type backend interface {
 	Describe() string
 }
 
-// runLockFile is the lock every start is made holding, in -state-dir
-// (runlock_unix.go).
-const runLockFile = "run.lock"
-
 // pollInterval is how often the scheduler reads owed.json again: another
 // relay on the directory may have recorded a webhook, or died before its
 // run.

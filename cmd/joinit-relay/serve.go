@@ -116,7 +116,7 @@ func listen(cfg *config, h *receiver, log *slog.Logger) ([]server, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", h.metrics.handler)
-	mux.HandleFunc("/healthz", h.health)
+	mux.Handle("/healthz", health(h.ledger))
 	return append(servers, server{newHTTPServer(mux, log), netutil.LimitListener(mln, maxConns)}), nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // The state directory holds what the relay trusts across restarts (the
@@ -15,6 +16,22 @@ import (
 // able to plant a file there, so the relay checks it before it listens,
 // as OpenSSH's StrictModes checks a home directory, and opens its files
 // without following links.
+
+// The files of the state directory.
+const (
+	// owedFile is the record of an owed run: present while a run is owed,
+	// removed once a run that began after its last webhook succeeded.
+	owedFile = "owed.json"
+	// owedLockFile is the lock under which owedFile is read and
+	// rewritten: relays sharing -state-dir (a rolling update, replicas on
+	// one volume) never lose each other's webhooks.
+	owedLockFile = "owed.lock"
+	// runLockFile is the lock every start is made holding (runlock_unix.go).
+	runLockFile = "run.lock"
+	// runOutputFile is where a command's output goes: a sync's output
+	// (terraform's plan) names members, and the relay's log must not.
+	runOutputFile = "last-run.log"
+)
 
 // openStateDir creates -state-dir when it is missing (mode 0700), refuses
 // one another user owns or can write, and writes and fsyncs a probe in it,
@@ -97,4 +114,50 @@ func readRegular(dir, name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
+
+// writeSynced replaces dir/name with b durably: a temporary file, fsynced,
+// renamed over name, then the directory fsynced so the rename survives a
+// power cut.
+func writeSynced(dir, name string, b []byte) error {
+	tmp, err := os.CreateTemp(dir, "."+name+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// removeSynced removes dir/name durably.
+func removeSynced(dir, name string) error {
+	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil // Windows cannot sync a directory; its renames are durable on their own
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
