@@ -193,7 +193,9 @@ func (l *ledger) persist(n uint64) error {
 		rec.OwedSince = first // a new record (write gives it an ID)
 	}
 	rec.Webhooks += covers - l.written
-	rec.LastWebhook = last
+	if last.After(rec.LastWebhook) { // another relay's may be later
+		rec.LastWebhook = last
+	}
 	if !rec.StartedAt.IsZero() && rec.NextSince.IsZero() {
 		rec.NextSince = first // a start in progress does not cover it
 	}
@@ -274,18 +276,22 @@ func (l *ledger) eventCount() uint64 {
 // the first that did. On failure the run stays owed, failing since the
 // first failed start.
 func (l *ledger) finish(c claim, startErr error, now time.Time) error {
-	return l.locked(func() error {
-		l.mu.Lock()
-		l.starting = false
-		if startErr == nil {
-			l.lastStarted = now
-			if l.events == c.events {
-				// Webhooks not written before the start began are
-				// served: none is owed in memory any more.
-				l.written, l.pendingFrom = l.events, time.Time{}
-			}
+	// This relay's own state first, whether or not the record can be
+	// read: the start is over.
+	l.fileMu.Lock()
+	l.mu.Lock()
+	l.starting = false
+	if startErr == nil {
+		l.lastStarted = now
+		if l.events == c.events {
+			// Webhooks not written before the start began are served:
+			// none is owed in memory any more.
+			l.written, l.pendingFrom = l.events, time.Time{}
 		}
-		l.mu.Unlock()
+	}
+	l.mu.Unlock()
+	l.fileMu.Unlock()
+	return l.locked(func() error {
 		if err := l.read(now); err != nil {
 			return err
 		}

@@ -271,3 +271,24 @@ func TestSenderChosenTextStaysOutOfTheLog(t *testing.T) {
 		t.Errorf("an e-mail-shaped _id reached the log:\n%s", log)
 	}
 }
+
+// A run that started but whose outcome cannot be written (the record
+// turned unreadable under the relay) stays owed, and is started again
+// after a failure's backoff: not at once, over and over.
+func TestAStartWhoseOutcomeCannotBeWrittenIsRetriedWithBackoff(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	breakRecord := `rm -f "$RELAY_TEST_DIR/owed.json"; mkdir -p "$RELAY_TEST_DIR/owed.json"; ` + appendRun
+	r := startRelay(t, relayOptions{stateDir: dir, env: []string{"RELAY_TEST_DIR=" + dir}}, "-quiet-period", "50ms", "-run-command", breakRecord)
+	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	waitFor(t, "the first run", func() bool { return r.runCount() >= 1 })
+	time.Sleep(2500 * time.Millisecond)
+	// Backoff 1 s, then 2 s: at most three runs in 2.5 s (with slack for
+	// a slow machine: four).
+	if n := r.runCount(); n > 4 {
+		t.Errorf("%d runs within 2.5 s of a start whose outcome could not be written, want at most 4 (a backoff between them)", n)
+	}
+	if !strings.Contains(r.log.String(), "the run stays owed") {
+		t.Errorf("the failed write is not logged:\n%s", r.log)
+	}
+}

@@ -60,8 +60,24 @@ func takeRunLock(ctx context.Context, dir string, wait time.Duration, log *slog.
 // inherited it.
 func releaseRunLock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
 
-// lockFile takes an exclusive lock on f, waiting for it: the owed record's
-// holders keep it for one write.
-func lockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }
+// recordLockWait bounds the wait for owed.lock: its holders keep it for
+// one write, so a holder past this is stopped (a paused container), and a
+// wait without end would hold up every webhook and the shutdown.
+const recordLockWait = 10 * time.Second
+
+// lockFile takes an exclusive lock on f, waiting at most recordLockWait.
+func lockFile(f *os.File) error {
+	deadline := time.Now().Add(recordLockWait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("another process has held it for %s (a relay stopped, or paused, mid-write?)", recordLockWait)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

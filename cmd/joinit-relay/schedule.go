@@ -136,6 +136,10 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 		// inherited descriptor, and must not hold the next run back.
 		defer releaseRunLock(lock)
 	}
+	// What another relay did while this one waited for the lock.
+	if err := s.ledger.refresh(); err != nil {
+		s.log.Warn("-state-dir/"+owedFile+" could not be read; the start is made on what was read before", "problem", err.Error())
+	}
 	if due, owed := s.due(s.ledger.snapshot(), retryAt); !owed || time.Now().Before(due) {
 		return nil
 	}
@@ -156,10 +160,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 		s.log.Warn("the start was interrupted by shutdown; the run stays owed in -state-dir", "took", took)
 		return errors.Join(err, ctx.Err())
 	}
-	if ferr := s.ledger.finish(c, err, time.Now()); ferr != nil {
-		// The run started, but its record stays: the next relay starts one more.
-		s.log.Error("the start's outcome could not be written to -state-dir/"+owedFile, "problem", ferr.Error())
-	}
+	ferr := s.ledger.finish(c, err, time.Now())
 	if err != nil {
 		s.countStart("failed")
 		s.logFailure(err, took)
@@ -167,6 +168,13 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	}
 	s.countStart("started")
 	s.log.Info("the sync run started", "backend", s.backend.Describe(), "took", took)
+	if ferr != nil {
+		// The run started, but its record stays owed: the next start,
+		// after the backoff of a failure (not at once, over and over),
+		// is one run too many, never one too few.
+		s.log.Error("the start's outcome could not be written to -state-dir/"+owedFile+"; the run stays owed", "problem", ferr.Error())
+		return ferr
+	}
 	return nil
 }
 
