@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -14,14 +13,6 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
-)
-
-// Token endpoint paths, in the order tried: the API documentation's
-// description says /oauth2/token, its sample /oauth/token.
-const (
-	authorizePath   = "/oauth2/authorize"
-	tokenPath       = "/oauth2/token"
-	legacyTokenPath = "/oauth/token"
 )
 
 // oauthConfig is the x/oauth2 configuration for one token endpoint.
@@ -126,37 +117,6 @@ func exchangeFailure(ctx context.Context, err error, secrets []redact.Secret) er
 		return &failure{exitBadClient, fmt.Errorf("the token endpoint refused the client credentials (%s): check -client-id and the client secret (%s)", detail, secretEnv)}
 	}
 	return &failure{exitFailure, fmt.Errorf("the token endpoint refused the code (%s)", detail)}
-}
-
-// Limits, in characters, of what a server's words take in a message.
-const (
-	maxServerWords = 300
-	maxMessage     = 600
-)
-
-// serverWords keeps a server's words safe for a terminal: the secrets are
-// removed, control characters (escape sequences among them) become
-// spaces, and the text is cut short, in that order.
-func serverWords(s string, secrets []redact.Secret) string {
-	return redact.Text(s, maxServerWords, secrets...)
-}
-
-// flowSecrets are the values of a run that must never be printed, with
-// the labels that replace them: the client secret, the code, the PKCE
-// verifier, and the Basic credentials x/oauth2 builds from the id and the
-// secret (form-encoded, RFC 6749 §2.3.1). Empty values are skipped by
-// package redact.
-func flowSecrets(clientID, secret, code, verifier string) []redact.Secret {
-	basic := ""
-	if secret != "" {
-		basic = base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(clientID) + ":" + url.QueryEscape(secret)))
-	}
-	return []redact.Secret{
-		{Value: basic, Label: "[client credentials]"},
-		{Value: secret, Label: "[client secret]"},
-		{Value: code, Label: "[code]"},
-		{Value: verifier, Label: "[code verifier]"},
-	}
 }
 
 // styleRecorder notes how the client credentials travelled in the request

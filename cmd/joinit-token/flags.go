@@ -14,6 +14,14 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
+// Token endpoint paths, in the order tried: the API documentation's
+// description says /oauth2/token, its sample /oauth/token.
+const (
+	authorizePath   = "/oauth2/authorize"
+	tokenPath       = "/oauth2/token"
+	legacyTokenPath = "/oauth/token"
+)
+
 const usageText = `Usage: joinit-token -client-id ID -redirect-uri http://127.0.0.1:PORT/callback [flags]
 
 joinit-token gets a Join It API access token with the OAuth 2.0

@@ -19,14 +19,15 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/buildinfo"
 )
 
-// failure is an error with the exit code it ends the command with.
-type failure struct {
-	code int
-	err  error
+// env is what run takes from the process beyond its arguments; tests swap
+// it so they run in parallel without touching the real environment or
+// opening a browser.
+type env struct {
+	getenv func(string) string
+	browse func(url string) error
 }
 
-func (f *failure) Error() string { return f.err.Error() }
-func (f *failure) Unwrap() error { return f.err }
+var processEnv = env{getenv: os.Getenv, browse: func(u string) error { return openBrowser(os.Getenv, u) }}
 
 // httpTimeout bounds each request to the auth server.
 const httpTimeout = 30 * time.Second

@@ -7,6 +7,17 @@
 // `export JOINIT_ACCESS_TOKEN=$(joinit-token ...)` works; everything else
 // goes to standard error. The client secret and the authorization code are
 // never printed or logged.
+//
+// Its files, bottom up (each uses only those above it):
+//
+//   - answer.go, browser.go, failure.go, idtoken.go, owner_*.go, secret.go,
+//     version.go: a token endpoint's answer, the browser, the exit codes and
+//     their error, the id_token's organization, who owns -out, the client
+//     secret, the version;
+//   - flags.go, output.go, words.go: the command line and its endpoints, the
+//     token's output, what of a server's words and a run's secrets is shown;
+//   - callback.go, exchange.go: the redirect's callback, the code's exchange;
+//   - flow.go, main.go: the whole flow, and the process around it.
 package main
 
 import (
@@ -17,39 +28,12 @@ import (
 	"syscall"
 )
 
-// Exit codes. Each failure a user can act on has its own, so a script can
-// tell a typo in the secret from a closed browser tab.
-const (
-	exitOK            = 0
-	exitFailure       = 1 // anything else: the code was refused, -out cannot be written, interrupted
-	exitUsage         = 2 // bad flags, or no client secret
-	exitBadClient     = 3 // the token endpoint refused the client credentials (401 / invalid_client)
-	exitDenied        = 4 // the authorization was denied (error= on the callback)
-	exitStateMismatch = 5 // the callback's state is not this run's
-	exitTimeout       = 6 // no callback within -timeout
-	exitPortInUse     = 7 // cannot listen on the redirect URI's port
-	exitUnreachable   = 8 // the auth URL or its token endpoint cannot be reached
-)
-
-// version is set by the release build (GoReleaser's ldflags).
-var version = "dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
-
-// env is what run takes from the process beyond its arguments; tests swap
-// it so they run in parallel without touching the real environment or
-// opening a browser.
-type env struct {
-	getenv func(string) string
-	browse func(url string) error
-}
-
-var processEnv = env{getenv: os.Getenv, browse: func(u string) error { return openBrowser(os.Getenv, u) }}
 
 // run is the whole command; it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
