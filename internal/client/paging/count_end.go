@@ -4,14 +4,6 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 )
 
-// closingCheck is page 1 asked again when the page at claimed the end
-// (countReader.read).
-type closingCheck[T any] struct {
-	at  int
-	p   decodedPage[T]
-	err error
-}
-
 // checkShortFirstPage runs when page 2 holds more records than page 1:
 // page 2 then did not test page 1's shortness, so page 1 is asked again.
 func (r *countReader[T, PT]) checkShortFirstPage() error {

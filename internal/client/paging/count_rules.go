@@ -1,7 +1,6 @@
 package paging
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
@@ -140,17 +139,4 @@ func (r *countReader[T, PT]) learnPageSize(page int) {
 			"endpoint": r.rd.Endpoint, "page": page, "asked": r.rd.Size, "served": r.pageSize,
 		})
 	}
-}
-
-// refusesPageAfterEnd reports what some servers answer past the last page.
-func refusesPageAfterEnd(err error) bool {
-	var apiErr *failure.APIError
-	if !errors.As(err, &apiErr) {
-		return false
-	}
-	switch apiErr.Status {
-	case 400, 404, 416: // Bad Request, Not Found, Range Not Satisfiable
-		return true
-	}
-	return false
 }

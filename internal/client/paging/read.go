@@ -2,6 +2,18 @@
 // reads pages through the function it is given (Read.Fetch) and never
 // sees a socket: the client gives it the transport and decoding, the
 // tests a scripted API.
+//
+// Its files, bottom up (each uses only those above it):
+//
+//   - answer.go, budget.go: what a page said and the answers a run
+//     believed; what one read may hold;
+//   - read.go: one read, what the rules need of the client;
+//   - accumulator.go, confirm.go: the records kept; asking again until two
+//     answers agree, and an end's other question;
+//   - count_reader.go, count_end.go, schedule.go, count_rules.go, count.go:
+//     a count-style read's state, how its end is believed, the ordered
+//     pool, its rules, and ReadCount that runs them;
+//   - limit.go: ReadLimit, the limit-style read.
 package paging
 
 import (
