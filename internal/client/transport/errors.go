@@ -109,19 +109,6 @@ func apiMessage(body []byte, token string) string {
 	return ""
 }
 
-// requestFailed is the error of a request that never got an answer.
-func (t *Transport) requestFailed(r Request, a *attempts, err error) error {
-	reason := "the request failed"
-	if n := a.sent; n > 1 {
-		reason = fmt.Sprintf("the request failed after %d attempts over %s; the last error", n, failure.Rounded(time.Since(a.start)))
-	}
-	own := inOwnWords(err)
-	if what := connectionProblem(err); what != "" {
-		own = &ConnectionError{Problem: what, BaseURL: Origin(t.cfg.Base), Proxy: viaProxy(err), Untrusted: isCertificateError(err), Err: own}
-	}
-	return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: reason, Err: own}
-}
-
 // inOwnWords replaces an error of Go's HTTP client by its text without
 // what Go quoted of the server's answer (`bad Content-Length "…"`, a
 // malformed status line or header), and a certificate's by the client's
@@ -171,3 +158,5 @@ func (e *attemptTimeoutError) Error() string { return e.WordWith(failure.ConfigN
 func (e *attemptTimeoutError) WordWith(name failure.Namer) string {
 	return fmt.Sprintf("no complete answer within %s (%s)", name(failure.SettingTimeout), e.limit)
 }
+
+var errTooManyRedirects = errors.New("the API redirected more than 10 times")

@@ -11,54 +11,6 @@ import (
 	"time"
 )
 
-// attempts is what one page's request went through, for its retry policy,
-// its error and its logs. It travels in the request's context, where the
-// retry hooks and the sender find it; all of them run on the request's
-// goroutine.
-type attempts struct {
-	sent     int // attempts sent
-	start    time.Time
-	endpoint string
-	page     int
-
-	charged int    // retries charged against MaxRetries
-	mark    uint64 // the client's successes at the request's last refusal for the rate
-	// pausedFor is the pause the last answer set (0: no refusal for the
-	// rate): the backoff.
-	pausedFor time.Duration
-}
-
-// attemptsKey is the context key of a request's attempt record (Get).
-type attemptsKey struct{}
-
-// attemptsOf is the attempt record ctx carries; a request sent without
-// one (a test's) gets a record of its own.
-func attemptsOf(ctx context.Context) *attempts {
-	if a, ok := ctx.Value(attemptsKey{}).(*attempts); ok {
-		return a
-	}
-	return &attempts{start: time.Now()}
-}
-
-// othersProgressed reports successes since the last refusal (or start).
-func (a *attempts) othersProgressed(successes uint64) bool {
-	progressed := successes > a.mark
-	a.mark = successes
-	return progressed
-}
-
-// charge counts one retry against limit and reports whether it may be made.
-func (a *attempts) charge(limit int) bool {
-	a.charged++
-	return a.charged <= limit
-}
-
-// fields adds the endpoint and page to log fields.
-func (a *attempts) fields(f map[string]any) map[string]any {
-	f["endpoint"], f["page"] = a.endpoint, a.page
-	return f
-}
-
 // policy is the client's CheckRetry: it retries network errors, 429,
 // 5xx but 501, and a 2xx whose body is not a page (unless Final). What no
 // retry changes fails at once: an unknown host, an untrusted certificate,
@@ -199,4 +151,14 @@ func parseRetryAfter(v string) (time.Duration, bool) {
 		return d, true
 	}
 	return 0, true
+}
+
+// isRateLimit reports an answer that refuses a request for the rate of
+// requests: 429, or 503 naming a wait with Retry-After.
+func isRateLimit(resp *http.Response) bool {
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return true
+	}
+	_, ok := retryAfter(resp)
+	return ok
 }

@@ -81,22 +81,6 @@ func (b *sentBody) Close() error {
 	return err
 }
 
-// pauseGate holds every request of a client until the time a Retry-After
-// asked for: one 429 pauses all.
-type pauseGate struct {
-	mu    sync.Mutex
-	until time.Time
-}
-
-// extend moves the pause end to t if that is later.
-func (g *pauseGate) extend(t time.Time) {
-	g.mu.Lock()
-	if t.After(g.until) {
-		g.until = t
-	}
-	g.mu.Unlock()
-}
-
 // waitForPause waits out the client's pause, and any begun while it
 // waited, or until the request is cancelled.
 func (t *Transport) waitForPause(req *http.Request, a *attempts) error {
@@ -136,14 +120,4 @@ func (t *Transport) pauseFor(a *attempts, req *http.Request, resp *http.Response
 	t.cfg.Logger.Debug(req.Context(), msg, a.fields(map[string]any{
 		"url": t.shownURL(req.URL), "status": resp.StatusCode, "wait": wait.String(),
 	}))
-}
-
-// isRateLimit reports an answer that refuses a request for the rate of
-// requests: 429, or 503 naming a wait with Retry-After.
-func isRateLimit(resp *http.Response) bool {
-	if resp.StatusCode == http.StatusTooManyRequests {
-		return true
-	}
-	_, ok := retryAfter(resp)
-	return ok
 }

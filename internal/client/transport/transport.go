@@ -4,24 +4,32 @@
 // (send.go) under the client's limit on requests in flight and its
 // Retry-After pause; the body goes to the caller's Accept inside the retry
 // loop, so a 200 that is not a page is retried.
+//
+// Its files, bottom up (each uses only those above it):
+//
+//   - connection.go, errors.go: the errors and their words;
+//   - transport.go: the Transport, its configuration, a request and the
+//     record of its attempts, where requests may go (the origin, redirects);
+//   - retry.go: the retry policy and backoff (go-retryablehttp's hooks);
+//   - send.go: the RoundTripper, under the limit in flight and the pause;
+//   - get.go: New and Get, which put them together, and a failed request's
+//     error.
 package transport
 
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"crypto/x509"
-	"errors"
+	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
-	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/oauth2"
 	"golang.org/x/sync/semaphore"
@@ -70,49 +78,6 @@ type Transport struct {
 	pages atomic.Uint64
 }
 
-// New builds a Transport; nothing is sent.
-func New(cfg Config) *Transport {
-	network := cfg.Network
-	if network == nil {
-		pooled := cleanhttp.DefaultPooledTransport()
-		pooled.MaxIdleConnsPerHost = cfg.MaxConcurrency + 1
-		if cfg.RootCAs != nil {
-			pooled.TLSClientConfig = &tls.Config{RootCAs: cfg.RootCAs, MinVersion: tls.VersionTLS12}
-		}
-		if cfg.Base.Scheme == "http" {
-			// http was allowed because the host is loopback; hold the dial to it.
-			pooled.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseNonLoopback}).DialContext
-		}
-		network = pooled
-	}
-	t := &Transport{
-		cfg: cfg, network: network,
-		token:    &oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"},
-		inFlight: semaphore.NewWeighted(int64(max(cfg.MaxConcurrency, 1))), pause: &pauseGate{},
-	}
-	t.client = &retryablehttp.Client{
-		HTTPClient: &http.Client{Transport: sender{t}, CheckRedirect: t.sameOriginRedirects},
-		// policy charges retries against MaxRetries itself.
-		RetryMax:     math.MaxInt32,
-		RetryWaitMin: cfg.RetryWaitMin,
-		RetryWaitMax: cfg.RetryWaitMax,
-		CheckRetry:   t.policy,
-		Backoff:      t.backoff,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, attempt int) {
-			t.logAttempt(req, attempt)
-		},
-	}
-	return t
-}
-
-// CloseIdle closes the idle connections.
-func (t *Transport) CloseIdle() {
-	if n, ok := t.network.(interface{ CloseIdleConnections() }); ok {
-		n.CloseIdleConnections()
-	}
-}
-
 // Request is one page's GET.
 type Request struct {
 	Endpoint string // named in errors and logs, e.g. "memberships"
@@ -121,108 +86,6 @@ type Request struct {
 	// Accept takes a 2xx answer's body (its own: Recycle it when refusing
 	// it); an error means the answer is not a page, retried like a 5xx.
 	Accept func(body []byte) error
-}
-
-// Get sends r (retrying as policy says) until Accept takes a body, or
-// returns an error naming the endpoint and page.
-func (t *Transport) Get(ctx context.Context, r Request) error {
-	a := &attempts{start: time.Now(), mark: t.successes.Load(), endpoint: r.Endpoint, page: r.Page}
-	ctx = context.WithValue(ctx, attemptsKey{}, a)
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
-	if err != nil {
-		return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "could not build the request", Err: err}
-	}
-	req.Header.Set("Accept", "application/json")
-	if t.cfg.UserAgent != "" {
-		req.Header.Set("User-Agent", t.cfg.UserAgent)
-	}
-
-	// Reading the body in the response handler retries a body cut off or
-	// not a page like any failed attempt.
-	size := 0
-	req.SetResponseHandler(func(resp *http.Response) error {
-		// Called for error statuses too: statusError reads those.
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return nil
-		}
-		b, err := readBody(resp, t.cfg.MaxBodyBytes)
-		resp.Body.Close() // the place in flight goes back before decoding
-		if err != nil {
-			return err
-		}
-		size = len(b)
-		if err := r.Accept(b); err != nil {
-			if isWebPage(resp) {
-				return &webPageError{Status: resp.StatusCode}
-			}
-			return &notAPageError{Status: resp.StatusCode, Err: err}
-		}
-		return nil
-	})
-
-	start := time.Now()
-	resp, err := t.client.Do(req)
-	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
-		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		var tooLong *RetryWaitError
-		if errors.As(err, &tooLong) {
-			t.cfg.Logger.Warn(ctx, "the server asked for a longer wait than the client may make (Config.MaxRetryWait); failing the read", map[string]any{
-				"endpoint": r.Endpoint, "page": r.Page, "status": tooLong.Status,
-				"retry_after": tooLong.Wait.String(), "max_wait": tooLong.Max.String(),
-			})
-			return &failure.PageError{Endpoint: r.Endpoint, Page: r.Page, Reason: "rate limited", Err: err}
-		}
-		return t.requestFailed(r, a, failure.Redacted(scrubURLError(err), t.cfg.Token))
-	}
-	fields := map[string]any{
-		"method": req.Method, "url": req.URL.Scheme + "://" + req.URL.Host + req.URL.Path, // the query's page is a field
-		"endpoint": r.Endpoint, "page": r.Page, "status": resp.StatusCode,
-		"duration": time.Since(start).String(),
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		// Retries are used up or the status is final; the handler left the body.
-		t.cfg.Logger.Warn(ctx, "API request failed", fields)
-		return t.statusError(r, a, resp)
-	}
-	resp.Body.Close()
-	t.pages.Add(1)
-	fields["bytes"] = size
-	t.cfg.Logger.Debug(ctx, "fetched page", fields)
-	return nil
-}
-
-// statusError is the error of a non-2xx answer: the status, the final URL,
-// and what a JSON body said (apiMessage), never the body. A 401 or 403
-// body is not read: such a server is the likeliest to echo the token.
-func (t *Transport) statusError(r Request, a *attempts, resp *http.Response) error {
-	defer resp.Body.Close()
-	said := ""
-	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-		body, _ := readCapped(resp.Body, 4096)
-		said = apiMessage(body, t.cfg.Token)
-	}
-	return &failure.APIError{
-		Endpoint: r.Endpoint, Page: r.Page, Status: resp.StatusCode,
-		Attempts: a.sent, Elapsed: time.Since(a.start),
-		URL: t.shownURL(resp.Request.URL), Message: said,
-	}
-}
-
-// logAttempt counts each attempt, and logs each retry.
-func (t *Transport) logAttempt(req *http.Request, attempt int) {
-	a := attemptsOf(req.Context())
-	a.sent++
-	if attempt == 0 {
-		return
-	}
-	t.cfg.Logger.Debug(req.Context(), "retrying request", a.fields(map[string]any{
-		"method": req.Method, "url": t.shownURL(req.URL), "attempt": attempt + 1,
-	}))
 }
 
 // shownURL is u as scheme://host/path for errors and logs (the path fixes
@@ -287,4 +150,110 @@ func readCapped(r io.Reader, limit int64) ([]byte, error) {
 		return nil, &bodyTooLargeError{limit: limit}
 	}
 	return buf.Bytes(), nil
+}
+
+// pauseGate holds every request of a client until the time a Retry-After
+// asked for: one 429 pauses all.
+type pauseGate struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+// extend moves the pause end to t if that is later.
+func (g *pauseGate) extend(t time.Time) {
+	g.mu.Lock()
+	if t.After(g.until) {
+		g.until = t
+	}
+	g.mu.Unlock()
+}
+
+// attempts is what one page's request went through, for its retry policy,
+// its error and its logs. It travels in the request's context, where the
+// retry hooks and the sender find it; all of them run on the request's
+// goroutine.
+type attempts struct {
+	sent     int // attempts sent
+	start    time.Time
+	endpoint string
+	page     int
+
+	charged int    // retries charged against MaxRetries
+	mark    uint64 // the client's successes at the request's last refusal for the rate
+	// pausedFor is the pause the last answer set (0: no refusal for the
+	// rate): the backoff.
+	pausedFor time.Duration
+}
+
+// attemptsKey is the context key of a request's attempt record (Get).
+type attemptsKey struct{}
+
+// attemptsOf is the attempt record ctx carries; a request sent without
+// one (a test's) gets a record of its own.
+func attemptsOf(ctx context.Context) *attempts {
+	if a, ok := ctx.Value(attemptsKey{}).(*attempts); ok {
+		return a
+	}
+	return &attempts{start: time.Now()}
+}
+
+// othersProgressed reports successes since the last refusal (or start).
+func (a *attempts) othersProgressed(successes uint64) bool {
+	progressed := successes > a.mark
+	a.mark = successes
+	return progressed
+}
+
+// charge counts one retry against limit and reports whether it may be made.
+func (a *attempts) charge(limit int) bool {
+	a.charged++
+	return a.charged <= limit
+}
+
+// fields adds the endpoint and page to log fields.
+func (a *attempts) fields(f map[string]any) map[string]any {
+	f["endpoint"], f["page"] = a.endpoint, a.page
+	return f
+}
+
+// Origin is scheme://host[:port]: what a token is bound to, and how an
+// error names a URL.
+func Origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// sameOriginRedirects refuses redirects to another origin (a host the user
+// never configured); the origin, server text, is redacted.
+func (t *Transport) sameOriginRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errTooManyRedirects
+	}
+	if Origin(req.URL) != Origin(via[0].URL) {
+		return &RedirectError{To: redact.Text(Origin(req.URL), 0, redact.Secret{Value: t.cfg.Token})}
+	}
+	return nil
+}
+
+// RedirectError is a redirect to another origin, refused.
+type RedirectError struct {
+	To string // the origin it led to
+}
+
+func (e *RedirectError) Error() string { return e.WordWith(failure.ConfigNames) }
+
+// WordWith words the base URL setting.
+func (e *RedirectError) WordWith(name failure.Namer) string {
+	return fmt.Sprintf("the API redirected to another host (%s); refusing to follow it so the token is not sent there: set %s to the final address",
+		e.To, name(failure.SettingBaseURL))
+}
+
+// refuseNonLoopback is the dialer's check for an http base URL: only a
+// loopback address, whatever the name resolved to before.
+func refuseNonLoopback(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("refusing to send the token over http to %s, which is not a loopback address", host)
+	}
+	return nil
 }
