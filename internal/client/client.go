@@ -1,6 +1,18 @@
 // Package client reads the Join It API (DESIGN.md, "Packages"). An error
 // whose fix is a setting names it as a Setting, which the provider words
 // with its own names (Word).
+//
+// Its files, bottom up (each uses only those above it):
+//
+//   - cache.go, config.go: the run's shared reads; the Config and the
+//     names of its settings that errors use;
+//   - client.go, organization.go: the Client; the organization a token reads;
+//   - records.go, guard.go, list.go: the value types records share and what
+//     a read needs of a record; the record guard; one list read, its pages
+//     and its budget;
+//   - groups.go, membership_types.go, memberships.go, lookup.go,
+//     org_metrics.go, payments.go: one file an API area, each record type
+//     with its weight.
 package client
 
 import (
@@ -10,7 +22,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 	"github.com/joinit-community/terraform-provider-joinit/internal/redact"
@@ -75,43 +86,6 @@ func rootCAs(pem []byte) (*x509.CertPool, error) {
 	}
 	return pool, nil
 }
-
-// The names of the packages below that the provider and the commands use.
-type (
-	// Setting is a part of Config an error concerns.
-	Setting     = failure.Setting
-	BudgetError = failure.BudgetError
-)
-
-// The settings errors name.
-var (
-	SettingBaseURL        = failure.SettingBaseURL
-	SettingToken          = failure.SettingToken
-	SettingOrganizationID = failure.SettingOrganizationID
-	SettingMaxConcurrency = failure.SettingMaxConcurrency
-	SettingMaxRetries     = failure.SettingMaxRetries
-	SettingMaxRetryWait   = failure.SettingMaxRetryWait
-	SettingTimeout        = failure.SettingTimeout
-	SettingCACerts        = failure.SettingCACerts
-	SettingMaxValues      = failure.SettingMaxValues
-	SettingPaths          = failure.SettingPaths
-)
-
-// The bounds a BudgetError names.
-const (
-	OverValues = failure.OverValues
-	OverPage   = failure.OverPage
-)
-
-// SettingPath is the path of one endpoint, Config.Paths[endpoint].
-func SettingPath(endpoint string) Setting { return failure.SettingPath(endpoint) }
-
-// ConfigNames names a setting as the Config field it is.
-func ConfigNames(s Setting) string { return failure.ConfigNames(s) }
-
-// Word returns err's message with every setting it names worded by name,
-// wherever in the chain the error that names it stands.
-func Word(err error, name failure.Namer) string { return failure.Word(err, name) }
 
 // ServerText makes a value the server sent fit for a message (redact.Text).
 func (c *Client) ServerText(s string, limit int) string {

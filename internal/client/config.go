@@ -258,3 +258,40 @@ type discardLogger struct{}
 
 func (discardLogger) Debug(context.Context, string, map[string]any) {}
 func (discardLogger) Warn(context.Context, string, map[string]any)  {}
+
+// The names of the packages below that the provider and the commands use.
+type (
+	// Setting is a part of Config an error concerns.
+	Setting     = failure.Setting
+	BudgetError = failure.BudgetError
+)
+
+// The settings errors name.
+var (
+	SettingBaseURL        = failure.SettingBaseURL
+	SettingToken          = failure.SettingToken
+	SettingOrganizationID = failure.SettingOrganizationID
+	SettingMaxConcurrency = failure.SettingMaxConcurrency
+	SettingMaxRetries     = failure.SettingMaxRetries
+	SettingMaxRetryWait   = failure.SettingMaxRetryWait
+	SettingTimeout        = failure.SettingTimeout
+	SettingCACerts        = failure.SettingCACerts
+	SettingMaxValues      = failure.SettingMaxValues
+	SettingPaths          = failure.SettingPaths
+)
+
+// The bounds a BudgetError names.
+const (
+	OverValues = failure.OverValues
+	OverPage   = failure.OverPage
+)
+
+// SettingPath is the path of one endpoint, Config.Paths[endpoint].
+func SettingPath(endpoint string) Setting { return failure.SettingPath(endpoint) }
+
+// ConfigNames names a setting as the Config field it is.
+func ConfigNames(s Setting) string { return failure.ConfigNames(s) }
+
+// Word returns err's message with every setting it names worded by name,
+// wherever in the chain the error that names it stands.
+func Word(err error, name failure.Namer) string { return failure.Word(err, name) }

@@ -41,3 +41,7 @@ func (c *Client) Groups(ctx context.Context, o ListOptions) ([]Group, error) {
 	r, err := readList[Group](ctx, c, listRead[Group]{endpoint: apispec.EndpointGroups, opts: ListOptions{PageSize: o.PageSize, KeepRaw: true}})
 	return r.records, err
 }
+
+func (g *Group) weigh() (nested, text int64) {
+	return 0, textOf(g.ID, g.AltID, g.OrganizationID, g.Name) + int64(len(g.RawJSON))
+}

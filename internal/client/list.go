@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -21,13 +22,6 @@ type ListOptions struct {
 	KeepRaw  bool // keep each record's JSON as sent
 	// Fields, when not nil, are the JSON members decoded (and "_id").
 	Fields []string
-}
-
-// record is what a read needs of a record type.
-type record interface {
-	paging.Record
-	organizationValue() *string
-	weigh() (nested, text int64) // records.go
 }
 
 // listRead is one read of a list endpoint.
@@ -213,4 +207,17 @@ func (c *Client) request(endpoint string, size int) (pageRequest, error) {
 		return pageRequest{}, err
 	}
 	return pageRequest{endpoint: endpoint, path: c.cfg.Paths[endpoint], sizeParam: paging.SizeParam, size: size}, nil
+}
+
+// budgetOf is the budget of a read of T decoded through only.
+func budgetOf[T any, PT interface {
+	*T
+	record
+}](c *Client, only pagejson.Mask) paging.Budget[T] {
+	width := len(only)
+	if only == nil {
+		width = len(pagejson.FieldIndex(reflect.TypeFor[T]()))
+	}
+	return paging.Budget[T]{MaxValues: c.cfg.MaxValues, MaxBytes: c.cfg.MaxBytes, MaxRecordValues: MaxRecordValues, Width: int64(width),
+		Weigh: func(r *T) (int64, int64) { return PT(r).weigh() }}
 }

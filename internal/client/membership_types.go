@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // MembershipType is one membership type, with the fields of the
@@ -43,4 +45,16 @@ func (m *MembershipType) SetRaw(r []byte) { m.RawJSON = string(r) }
 func (c *Client) MembershipTypes(ctx context.Context, o ListOptions) ([]MembershipType, error) {
 	r, err := readList[MembershipType](ctx, c, listRead[MembershipType]{endpoint: apispec.EndpointMembershipTypes, opts: ListOptions{PageSize: o.PageSize, KeepRaw: o.KeepRaw}})
 	return r.records, err
+}
+
+// priceFields is the width of a nested price: one value a field.
+var priceFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[Price]())))
+
+func (m *MembershipType) weigh() (nested, text int64) {
+	text = textOf(m.ID, m.OrganizationID, m.MembershipName, m.Description, m.DurationIntervalType, m.DurationDisplay, m.RegistrationType) + int64(len(m.RawJSON))
+	if p := m.Price; p != nil {
+		nested = priceFields
+		text += textOf(p.Currency, p.Display, p.Type)
+	}
+	return nested, text
 }

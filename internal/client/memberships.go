@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/url"
+	"reflect"
 	"strconv"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -140,4 +141,31 @@ func keepStatus[T any, PT interface {
 	}
 	clear(ms[len(kept):]) // let the left-out records go
 	return kept
+}
+
+// profileFields is the width of a nested profile: one value a field.
+var profileFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[Profile]())))
+
+// customAnswerFields is the width of a nested custom answer: one value a field.
+var customAnswerFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[CustomAnswer]())))
+
+func (m *Membership) weigh() (nested, text int64) {
+	text = textOf(m.ID, m.OrganizationID, m.ExternalID, m.Email, m.DisplayName, m.MembershipType, m.MembershipName,
+		m.Joined, m.ExpirationDate, m.RebillingDate, m.Created, m.Updated, m.CustomerID, m.SubscriptionID) + int64(len(m.RawJSON))
+	if p := m.Profile; p != nil {
+		nested += profileFields
+		text += textOf(p.FirstName, p.LastName, p.Company, p.Phone, p.JobTitle, p.Birthday, p.Gender, p.Facebook, p.Twitter, p.LinkedIn, (*string)(p.Address))
+	}
+	if m.CustomAnswers != nil {
+		for i := range *m.CustomAnswers {
+			a := &(*m.CustomAnswers)[i]
+			nested += 1 + customAnswerFields
+			text += textOf(a.QuestionID, a.Question, (*string)(a.Answer))
+		}
+	}
+	return nested, text
+}
+
+func (m *MembershipSummary) weigh() (nested, text int64) {
+	return 0, textOf(m.ID, m.Email, m.MembershipType, m.MembershipName, m.OrganizationID)
 }

@@ -35,3 +35,7 @@ func (c *Client) OrgMetrics(ctx context.Context, o ListOptions) (*OrgMetrics, er
 	}
 	return &OrgMetrics{Results: r.records, TotalPages: r.totalPages}, nil
 }
+
+func (m *OrgMetric) weigh() (nested, text int64) {
+	return 0, textOf(m.OrganizationID) + int64(len(m.RawJSON))
+}

@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
 
 // Payment is one payment record. Amounts are the integers the API returns,
@@ -56,4 +58,25 @@ func (p *Payment) SetRaw(r []byte) { p.RawJSON = string(r) }
 func (c *Client) Payments(ctx context.Context, o ListOptions) ([]Payment, error) {
 	r, err := readList[Payment](ctx, c, listRead[Payment]{endpoint: apispec.EndpointPayments, fields: o.Fields, opts: o})
 	return r.records, err
+}
+
+// paymentLineFields is the width of a nested payment line: one value a field.
+var paymentLineFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[PaymentLine]())))
+
+func (p *Payment) weigh() (nested, text int64) {
+	text = textOf(p.ID, p.OrganizationID, p.MemberID, p.Channel, p.Currency, p.PaymentDate, p.Created, p.Updated,
+		p.Description, p.DiscountLabel, p.ExternalID, p.CustomerID, p.SubscriptionID, p.InvoicePDF, p.StripeInvoiceID,
+		(*string)(p.TotalTaxAmounts)) + int64(len(p.RawJSON))
+	if p.MembershipIDs != nil {
+		nested = int64(len(*p.MembershipIDs))
+		text += textOf(*p.MembershipIDs...)
+	}
+	if p.Lines != nil {
+		for i := range *p.Lines {
+			l := &(*p.Lines)[i]
+			nested += 1 + paymentLineFields
+			text += textOf(l.ID, l.Description)
+		}
+	}
+	return nested, text
 }

@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/paging"
@@ -71,26 +70,9 @@ func jsonDepth(b []byte) int {
 	return deepest
 }
 
-// What a record weighs against a read's budget (paging.Budget): weigh adds
-// to its fields' width the values nested in it and the bytes of its text.
-// Hand-written per type: it runs for every record.
-
 // MaxRecordValues bounds the values of one record (a membership holds
 // about 40): a million custom answers in one wrote a 290 MB state.
 const MaxRecordValues = 10_000
-
-// budgetOf is the budget of a read of T decoded through only.
-func budgetOf[T any, PT interface {
-	*T
-	record
-}](c *Client, only pagejson.Mask) paging.Budget[T] {
-	width := len(only)
-	if only == nil {
-		width = len(pagejson.FieldIndex(reflect.TypeFor[T]()))
-	}
-	return paging.Budget[T]{MaxValues: c.cfg.MaxValues, MaxBytes: c.cfg.MaxBytes, MaxRecordValues: MaxRecordValues, Width: int64(width),
-		Weigh: func(r *T) (int64, int64) { return PT(r).weigh() }}
-}
 
 // textOf is the bytes of the strings that are there.
 func textOf(strs ...*string) int64 {
@@ -103,66 +85,13 @@ func textOf(strs ...*string) int64 {
 	return int64(n)
 }
 
-// Fields of the nested types, each one value.
-var (
-	profileFields      = int64(len(pagejson.FieldIndex(reflect.TypeFor[Profile]())))
-	customAnswerFields = int64(len(pagejson.FieldIndex(reflect.TypeFor[CustomAnswer]())))
-	paymentLineFields  = int64(len(pagejson.FieldIndex(reflect.TypeFor[PaymentLine]())))
-	priceFields        = int64(len(pagejson.FieldIndex(reflect.TypeFor[Price]())))
-)
-
-func (m *Membership) weigh() (nested, text int64) {
-	text = textOf(m.ID, m.OrganizationID, m.ExternalID, m.Email, m.DisplayName, m.MembershipType, m.MembershipName,
-		m.Joined, m.ExpirationDate, m.RebillingDate, m.Created, m.Updated, m.CustomerID, m.SubscriptionID) + int64(len(m.RawJSON))
-	if p := m.Profile; p != nil {
-		nested += profileFields
-		text += textOf(p.FirstName, p.LastName, p.Company, p.Phone, p.JobTitle, p.Birthday, p.Gender, p.Facebook, p.Twitter, p.LinkedIn, (*string)(p.Address))
-	}
-	if m.CustomAnswers != nil {
-		for i := range *m.CustomAnswers {
-			a := &(*m.CustomAnswers)[i]
-			nested += 1 + customAnswerFields
-			text += textOf(a.QuestionID, a.Question, (*string)(a.Answer))
-		}
-	}
-	return nested, text
-}
-
-func (m *MembershipSummary) weigh() (nested, text int64) {
-	return 0, textOf(m.ID, m.Email, m.MembershipType, m.MembershipName, m.OrganizationID)
-}
-
-func (p *Payment) weigh() (nested, text int64) {
-	text = textOf(p.ID, p.OrganizationID, p.MemberID, p.Channel, p.Currency, p.PaymentDate, p.Created, p.Updated,
-		p.Description, p.DiscountLabel, p.ExternalID, p.CustomerID, p.SubscriptionID, p.InvoicePDF, p.StripeInvoiceID,
-		(*string)(p.TotalTaxAmounts)) + int64(len(p.RawJSON))
-	if p.MembershipIDs != nil {
-		nested = int64(len(*p.MembershipIDs))
-		text += textOf(*p.MembershipIDs...)
-	}
-	if p.Lines != nil {
-		for i := range *p.Lines {
-			l := &(*p.Lines)[i]
-			nested += 1 + paymentLineFields
-			text += textOf(l.ID, l.Description)
-		}
-	}
-	return nested, text
-}
-
-func (m *MembershipType) weigh() (nested, text int64) {
-	text = textOf(m.ID, m.OrganizationID, m.MembershipName, m.Description, m.DurationIntervalType, m.DurationDisplay, m.RegistrationType) + int64(len(m.RawJSON))
-	if p := m.Price; p != nil {
-		nested = priceFields
-		text += textOf(p.Currency, p.Display, p.Type)
-	}
-	return nested, text
-}
-
-func (g *Group) weigh() (nested, text int64) {
-	return 0, textOf(g.ID, g.AltID, g.OrganizationID, g.Name) + int64(len(g.RawJSON))
-}
-
-func (m *OrgMetric) weigh() (nested, text int64) {
-	return 0, textOf(m.OrganizationID) + int64(len(m.RawJSON))
+// record is what a read needs of a record type.
+type record interface {
+	paging.Record
+	organizationValue() *string
+	// weigh is what the record weighs against a read's budget
+	// (paging.Budget) beyond its fields' width: the values nested in it
+	// and the bytes of its text. Hand-written beside each record type: it
+	// runs for every record.
+	weigh() (nested, text int64)
 }
