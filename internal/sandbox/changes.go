@@ -51,9 +51,6 @@ var eventsOf = map[Change][]string{
 	ChangeCheckIn: {"check_ins.created", "check_ins.all"},
 }
 
-// apiTimestamp is the API's timestamp: ISO 8601 UTC with milliseconds.
-func apiTimestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
 // ChangeMembership applies change to the membership with that _id, so the
 // list endpoints serve it changed from now on, and, with a webhook receiver
 // set, sends the change's events to it before returning.

@@ -173,8 +173,8 @@ func serveTransient(ctx context.Context, w http.ResponseWriter, k chaosKind) (st
 }
 
 // lie is the body a lying 200 carries instead of the page: body is the
-// truth, recs its records. It reports false for a kind that is not a lie
-// told with a body of JSON (the maintenance page is served apart).
+// truth, recs its records. For a kind that is not a lie told with a body
+// of JSON it returns body, the truth (the maintenance page is served apart).
 func lie(ep int, k chaosKind, body []byte, recs [][]byte, pq pageQuery, total int) []byte {
 	switch k {
 	case lieEmpty:

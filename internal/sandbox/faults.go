@@ -29,7 +29,7 @@ import (
 // only as extra latency; Requests and RequestLog still count both attempts.
 // Use a client without keep-alives to observe every reset.
 //
-// Faults apply to all four endpoints; InsertAfterPage affects memberships,
+// Faults apply to all five endpoints; InsertAfterPage affects memberships,
 // payments and groups (org metrics are monthly periods, nothing to insert).
 type Faults struct {
 	Latency time.Duration // sleep before answering every request; ends early if the request is cancelled
@@ -55,7 +55,7 @@ type Faults struct {
 	OnlyPages         []int
 
 	// RateLimit, when above 0, is a token bucket shared by every request
-	// to the four endpoints, as a server's rate limit is: RateLimit
+	// to the five endpoints, as a server's rate limit is: RateLimit
 	// requests a second, bursts of RateBurst (0: RateLimit, at least 1).
 	// A request that finds the bucket empty is answered 429 with
 	// Retry-After: the whole seconds until a token is there (at least 1),
