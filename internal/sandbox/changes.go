@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -49,43 +46,6 @@ var eventsOf = map[Change][]string{
 	ChangeExpire:  {"memberships.inactive", "memberships.updated", "memberships.all"},
 	ChangeRenew:   {"memberships.renewal", "memberships.updated", "memberships.all"},
 	ChangeCheckIn: {"check_ins.created", "check_ins.all"},
-}
-
-// ChangeMembership applies change to the membership with that _id, so the
-// list endpoints serve it changed from now on, and, with a webhook receiver
-// set, sends the change's events to it before returning.
-func (s *Server) ChangeMembership(id string, change Change) (ChangeResult, error) {
-	events, ok := eventsOf[change]
-	if !ok {
-		return ChangeResult{}, fmt.Errorf("%q is not a change (%v)", change, Changes)
-	}
-	rec, err := s.data.changeMembership(id, change, time.Now())
-	if err != nil {
-		return ChangeResult{}, err
-	}
-	res := ChangeResult{ID: id, Deliveries: []Delivery{}}
-	_ = json.Unmarshal(rec["status"], &res.Status)
-	for _, ev := range events {
-		res.Deliveries = append(res.Deliveries, s.hooks.deliver(ev, rec))
-	}
-	return res, nil
-}
-
-// CreateMembership adds an active membership at the end of the list, as a
-// member who joins through the service, and, with a webhook receiver set,
-// sends memberships.created and memberships.all (api.md §6) before
-// returning.
-func (s *Server) CreateMembership() (ChangeResult, error) {
-	rec, err := s.data.createMembership(time.Now())
-	if err != nil {
-		return ChangeResult{}, err
-	}
-	res := ChangeResult{Status: 100, Deliveries: []Delivery{}}
-	_ = json.Unmarshal(rec["_id"], &res.ID)
-	for _, ev := range []string{"memberships.created", "memberships.all"} {
-		res.Deliveries = append(res.Deliveries, s.hooks.deliver(ev, rec))
-	}
-	return res, nil
 }
 
 // createMembership appends a generated active membership, created now.
@@ -162,48 +122,4 @@ func recordID(rec []byte) string {
 		return ""
 	}
 	return v.ID
-}
-
-// serveControl answers the control route; false for any other path.
-func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) bool {
-	rest, ok := strings.CutPrefix(r.URL.Path, s.prefix+ControlPathPrefix)
-	if !ok {
-		return false
-	}
-	id, change, _ := strings.Cut(rest, "/")
-	status := s.control(w, r, id, Change(change))
-	if s.logf != nil {
-		s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
-	}
-	return true
-}
-
-func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, change Change) int {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		return writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "only POST changes a membership")
-	}
-	if !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="joinit-sandbox"`)
-		return writeError(w, http.StatusUnauthorized, "unauthorized", "missing or invalid bearer token")
-	}
-	var res ChangeResult
-	var err error
-	if id == "" && change == "" {
-		res, err = s.CreateMembership()
-	} else {
-		res, err = s.ChangeMembership(id, change)
-	}
-	switch {
-	case errors.Is(err, ErrNoSuchMembership):
-		return writeError(w, http.StatusNotFound, "not_found", "no membership has that _id")
-	case err != nil:
-		return writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the change must be one of %v", Changes))
-	}
-	b, _ := json.Marshal(res)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(b)
-	return http.StatusOK
 }

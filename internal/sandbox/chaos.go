@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -134,19 +133,6 @@ func chaosKey(ep int, r *http.Request) string {
 	return endpointNames[ep] + "?" + redactQuery(r.URL.Query()).Encode()
 }
 
-// chaosAttempt counts an attempt at the request named key and returns what
-// it gets.
-func (fs *faultState) chaosAttempt(key string) chaosKind {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	c := fs.f.Chaos
-	if c.Share <= 0 {
-		return chaosClean
-	}
-	fs.chaosAttempts[key]++
-	return c.kindOf(key, fs.chaosAttempts[key])
-}
-
 // serveTransient answers with a transient fault; it reports false for a
 // kind that is not one (and for the slow start, after its delay, so the
 // truth is served).
@@ -187,28 +173,4 @@ func lie(ep int, k chaosKind, body []byte, recs [][]byte, pq pageQuery, total in
 		return body[:len(body)*2/3]
 	}
 	return body
-}
-
-// writeHTML answers status with an HTML page, as a proxy in front of the
-// service does.
-func writeHTML(w http.ResponseWriter, status int) int {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(htmlBody)))
-	w.WriteHeader(status)
-	_, _ = w.Write([]byte(htmlBody))
-	return status
-}
-
-// writeCut sends the headers of the whole body and half of it, then drops
-// the connection: the client sees the body end early.
-func writeCut(w http.ResponseWriter, body []byte) int {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body[:len(body)/2])
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
-	resetConn(w)
-	return statusNoResponse
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -55,41 +56,18 @@ func (c *counters) end(rec RequestRecord) {
 	c.next = (c.next + 1) % maxLog
 }
 
-// Requests returns how many requests an endpoint received ("memberships",
-// "payments", "groups", "org_metrics"), counting every attempt: faulted,
-// unauthorized and bad ones too. "" returns the total, unknown paths
-// included. A request is counted when it arrives, before any Latency.
-func (s *Server) Requests(endpoint string) int {
-	c := &s.ctr
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if endpoint == "" {
-		return c.total
-	}
-	for i, name := range endpointNames {
-		if name == endpoint {
-			return c.by[i]
+// redactQuery copies the query with token-like parameters masked, so logs
+// and RequestLog never hold a credential (the legacy API took ?token=).
+func redactQuery(q url.Values) url.Values {
+	for k, vs := range q {
+		switch strings.ToLower(k) {
+		case "token", "access_token", "api_key", "client_secret":
+			masked := make([]string, len(vs))
+			for i := range masked {
+				masked[i] = "REDACTED"
+			}
+			q[k] = masked
 		}
 	}
-	return 0
-}
-
-// ResetCounters zeroes the request counts and empties RequestLog. It does not
-// touch the fault attempt counters (SetFaults does that).
-func (s *Server) ResetCounters() {
-	c := &s.ctr
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.total, c.by, c.log, c.next = 0, [numEndpoints]int{}, nil, 0
-}
-
-// RequestLog returns the completed requests, oldest first; only the latest
-// 10,000 are kept. A request is logged when its answer is finished.
-func (s *Server) RequestLog() []RequestRecord {
-	c := &s.ctr
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]RequestRecord, 0, len(c.log))
-	out = append(out, c.log[c.next:]...)
-	return append(out, c.log[:c.next]...)
+	return q
 }

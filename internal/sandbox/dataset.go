@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -141,53 +140,48 @@ func (d *dataset) removeFront(ep, n int) {
 	}
 }
 
-// raw copies the list of record slices (not the bytes) as json.RawMessage.
-func raw(recs [][]byte) []json.RawMessage {
-	out := make([]json.RawMessage, len(recs))
-	for i, r := range recs {
-		out[i] = json.RawMessage(r)
+// recordMaker is how the sandbox makes one endpoint's records. Each
+// endpoint's file (memberships.go, payments.go, ...) registers its own, so
+// that a new endpoint's records are one file.
+type recordMaker struct {
+	// generate builds the data set's n records, encoded, in server order.
+	// The endpoints before this one in apispec.Endpoints are generated
+	// already: payments reference the memberships.
+	generate func(d *dataset, n int) [][]byte
+	// insert makes n records created while a client pages, the first with
+	// sequence number seq, all drawn from r. It runs under d.mu. nil when
+	// the endpoint takes no inserts.
+	insert func(d *dataset, r *rand.Rand, seq uint32, n int) [][]byte
+	// demo is how many records the joinit-sandbox command serves unless
+	// told otherwise, and about says more of them for its -h ("" for
+	// nothing more).
+	demo  int
+	about string
+}
+
+// DemoRecords is how many records of the endpoint of that name the
+// joinit-sandbox command serves by default, and a note on them for its -h.
+func DemoRecords(endpoint string) (n int, about string) {
+	m := recordMakers[endpoint]
+	return m.demo, m.about
+}
+
+var recordMakers = map[string]recordMaker{}
+
+func registerRecords(endpoint string, m recordMaker) bool { //nolint:unparam // the result lets a file register at package level: var _ = registerRecords(...)
+	if _, dup := recordMakers[endpoint]; dup {
+		panic("sandbox: two record makers for " + endpoint)
 	}
-	return out
+	recordMakers[endpoint] = m
+	return true
 }
 
-// MembershipsJSON returns the memberships in server order (after any
-// inserts), filtered by status when status is non-nil, exactly as the server
-// encodes them. The bytes are shared with the server: do not modify them.
-func (s *Server) MembershipsJSON(status *int) []json.RawMessage {
-	return raw(s.data.records(epMemberships, status))
-}
-
-// MembershipsArrayJSON is MembershipsJSON as one JSON array, as a client
-// that read every page would hold it (benchmarks decode it whole).
-func (s *Server) MembershipsArrayJSON(status *int) []byte {
-	recs := s.data.records(epMemberships, status)
-	return appendArray(make([]byte, 0, arrayLen(recs)), recs)
-}
-
-// PaymentsJSON returns the payments in server order (after any inserts).
-// The bytes are shared with the server: do not modify them.
-func (s *Server) PaymentsJSON() []json.RawMessage { return raw(s.data.records(epPayments, nil)) }
-
-// GroupsJSON returns the groups in server order (after any inserts). The
-// bytes are shared with the server: do not modify them.
-func (s *Server) GroupsJSON() []json.RawMessage { return raw(s.data.records(epGroups, nil)) }
-
-// OrgMetricsJSON returns the org metrics records in server order. The bytes
-// are shared with the server: do not modify them.
-func (s *Server) OrgMetricsJSON() []json.RawMessage { return raw(s.data.records(epOrgMetrics, nil)) }
-
-// RecordsJSON returns the records of the endpoint of that name (an
-// apispec endpoint name) in server order; nil for an unknown name. The
-// bytes are shared with the server: do not modify them.
-func (s *Server) RecordsJSON(endpoint string) []json.RawMessage {
-	for ep, name := range endpointNames {
-		if name == endpoint {
-			return raw(s.data.records(ep, nil))
-		}
+// encodeEach encodes make1(0..n-1) in order, from one random stream: an
+// insert's records.
+func encodeEach(n int, make1 func(i uint32) any) [][]byte {
+	e := newEncoder()
+	for i := range uint32(n) {
+		e.add(make1(i))
 	}
-	return nil
+	return e.records()
 }
-
-// OrganizationID is the organization_id every generated record carries:
-// what a client's organization guard must be set to for this sandbox.
-func (s *Server) OrganizationID() string { return s.data.gen.orgID }

@@ -2,9 +2,7 @@ package sandbox
 
 import (
 	"bytes"
-	"context"
 	"slices"
-	"time"
 )
 
 // Deviations are the ways real servers part from the specification that a
@@ -33,31 +31,6 @@ func (f *Faults) servedSize(ep, asked int) int {
 		size = min(size, f.PageSizeCap)
 	}
 	return size
-}
-
-// holdForOutOfOrderInsert runs before a page is read from the data set. For
-// the first request of OutOfOrderInsertPage on a list endpoint it waits for
-// the next page to be served, then inserts. It reports false when the
-// request was cancelled while waiting.
-func (s *Server) holdForOutOfOrderInsert(ctx context.Context, ep, page int, f Faults) bool {
-	if f.OutOfOrderInsertPage <= 0 || page != f.OutOfOrderInsertPage || f.InsertCount <= 0 || ep == epOrgMetrics {
-		return true
-	}
-	if !s.flt.claimOutOfOrder(ep) {
-		return true
-	}
-	wait := f.OutOfOrderWait
-	if wait <= 0 {
-		wait = 2 * time.Second
-	}
-	deadline := time.Now().Add(wait)
-	for !s.flt.wasServed(ep, page+1) && time.Now().Before(deadline) {
-		if !sleep(ctx, 2*time.Millisecond) {
-			return false
-		}
-	}
-	s.data.insertFront(ep, f.InsertCount)
-	return true
 }
 
 // equalOrgMetric is the record EqualOrgMetrics serves in place of each one.

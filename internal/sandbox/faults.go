@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"context"
-	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -248,66 +246,15 @@ func (fs *faultState) fireOnce(fired *[numEndpoints]bool, ep, page int, afterCou
 	return count, true
 }
 
-// SetFaults replaces the server's faults. It is safe while serving, and it
-// resets the per-page attempt counters and the once-only insert.
-func (s *Server) SetFaults(f Faults) { s.flt.set(f) }
-
-// sleep waits d or until ctx ends; it reports whether the full wait happened.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
+// chaosAttempt counts an attempt at the request named key and returns what
+// it gets.
+func (fs *faultState) chaosAttempt(key string) chaosKind {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	c := fs.f.Chaos
+	if c.Share <= 0 {
+		return chaosClean
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	fs.chaosAttempts[key]++
+	return c.kindOf(key, fs.chaosAttempts[key])
 }
-
-// resetConn drops the connection without a response. SO_LINGER 0 makes the
-// close send RST instead of FIN, so the client sees "connection reset by
-// peer", the way a crashing proxy looks. Where hijacking is impossible
-// (HTTP/2), aborting the handler resets the stream instead.
-func resetConn(w http.ResponseWriter) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		panic(http.ErrAbortHandler)
-	}
-	conn, _, err := hj.Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = conn.Close()
-}
-
-// writeSlow writes body in about ten flushed chunks spread over d, stopping
-// as soon as the request is cancelled.
-func writeSlow(ctx context.Context, w http.ResponseWriter, body []byte, d time.Duration) {
-	const parts = 10
-	step := (len(body) + parts - 1) / parts
-	step = max(step, 1)
-	fl, _ := w.(http.Flusher)
-	for i := 0; i < len(body); i += step {
-		if i > 0 && !sleep(ctx, d/parts) {
-			return
-		}
-		if _, err := w.Write(body[i:min(i+step, len(body))]); err != nil {
-			return
-		}
-		if fl != nil {
-			fl.Flush()
-		}
-	}
-}
-
-// htmlBody is what a misconfigured proxy or maintenance page returns.
-const htmlBody = `<!DOCTYPE html>
-<html><head><title>Service temporarily unavailable</title></head>
-<body><h1>We'll be right back</h1><p>The membership service is under maintenance.</p></body></html>
-`

@@ -99,36 +99,6 @@ func newOAuthServer(o OAuthOptions) *oauthServer {
 	return &oauthServer{opts: o, now: time.Now, codes: map[string]pendingCode{}, tokens: map[string]bool{}}
 }
 
-// serveOAuth answers the OAuth paths and reports whether it did; any other
-// path is left to the API routes.
-func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request) bool {
-	o := s.oauth
-	if o == nil {
-		return false
-	}
-	var status int
-	switch r.URL.Path {
-	case OAuthAuthorizePath:
-		status = o.authorize(w, r)
-	case OAuthTokenPath:
-		if o.opts.LegacyTokenPathOnly {
-			return false // the API routes answer 404
-		}
-		status = o.token(w, r)
-	case OAuthLegacyTokenPath:
-		status = o.token(w, r)
-	default:
-		return false
-	}
-	if s.logf != nil {
-		// The path only: the query of an authorize request holds nothing
-		// secret, but the answer's Location holds the code, and a token
-		// request's body holds the secret; neither is logged.
-		s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
-	}
-	return true
-}
-
 // accepts reports whether tok is an access token this server issued.
 func (o *oauthServer) accepts(tok string) bool {
 	if o == nil {
@@ -308,18 +278,6 @@ func (o *oauthServer) idToken() string {
 	mac := hmac.New(sha256.New, []byte(o.opts.ClientSecret))
 	mac.Write([]byte(signed))
 	return signed + "." + enc.EncodeToString(mac.Sum(nil))
-}
-
-// writeOAuthError answers in RFC 6749 §5.2's shape, which OAuth clients
-// parse into an error code; it never includes request data.
-func writeOAuthError(w http.ResponseWriter, status int, code, desc string) int {
-	b, _ := json.Marshal(map[string]string{"error": code, "error_description": desc})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-	return status
 }
 
 func randomHex(n int) string {

@@ -26,8 +26,11 @@
 // and RequestLog redacts token-like query parameters.
 //
 // Order of checks for every request: the Host header (421 unless it names the
-// sandbox's own loopback address and port: DNS rebinding), then
-// Faults.Latency, then unknown path (404), then the rate limit
+// sandbox's own loopback address and port: DNS rebinding), then the OAuth
+// routes (with Options.OAuth) and the control route, each answered apart
+// with its own method and token checks and outside the faults and the
+// request log; for the API's paths, Faults.Latency, then unknown path
+// (404), then the rate limit
 // (Faults.RateLimit, 429), then method (405, only GET is served), then auth (401), then parameters
 // (400), then the page-scoped faults, then the data.
 //
@@ -49,35 +52,35 @@
 // With Options.OAuth set, the server also plays the service's OAuth 2.0
 // authorization-code flow (spec §5) and accepts the tokens it issues; see
 // OAuthOptions.
+//
+// Its files, bottom up (each uses only those above it):
+//
+//   - answers.go, endpoints.go, counters.go: every kind of answer written,
+//     the endpoints' names and paths, the request counts and log;
+//   - names.go, generate.go, dataset.go: the words records are made of, the
+//     generator, the data set built from each endpoint's record maker;
+//   - membership_types.go, memberships.go, org_metrics.go, payments.go,
+//     groups.go, seeded.go: one file an endpoint's records;
+//   - oauth.go, pagination.go, chaos.go, ratelimit.go: the OAuth flow, a
+//     page's query and body, the chaos schedule, the rate limit;
+//   - faults.go, deviations.go, oversize.go: the Faults, their state, and
+//     what a deviating or oversized server does;
+//   - webhooks.go, changes.go: the webhooks sent, a membership changed;
+//   - sandbox.go, testapi.go, server.go: the Server, its public test API
+//     and control route, and ServeHTTP.
 package sandbox
 
 import (
+	"crypto/subtle"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 )
 
 // DefaultToken is the bearer token accepted when Options.Token is empty.
 const DefaultToken = "sandbox-token"
-
-// Endpoint names, as used by Requests and RequestRecord.Endpoint.
-const (
-	EndpointMemberships = apispec.EndpointMemberships
-	EndpointPayments    = apispec.EndpointPayments
-	EndpointGroups      = apispec.EndpointGroups
-	EndpointOrgMetrics  = apispec.EndpointOrgMetrics
-)
-
-// Paths of the list endpoints by name, relative to the server root: the
-// client's, from package apispec.
-type Paths = apispec.Paths
-
-// DefaultPaths returns the paths of the real API.
-func DefaultPaths() Paths { return apispec.DefaultPaths() }
 
 // Options configure a Server. The zero value is a valid, empty server.
 type Options struct {
@@ -211,4 +214,15 @@ func (s *Server) Close() {
 	}
 	_ = hs.Close()
 	<-done
+}
+
+// authorized checks "Authorization: Bearer <token>"; the scheme is
+// case-insensitive (RFC 9110), the token compared in constant time.
+func (s *Server) authorized(r *http.Request) bool {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok != "" && (subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 || s.oauth.accepts(tok))
 }

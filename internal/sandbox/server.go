@@ -1,19 +1,13 @@
 package sandbox
 
 import (
-	"crypto/subtle"
-	"encoding/json"
+	"context"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 )
-
-// statusNoResponse is recorded when no response was written: the connection
-// was reset, or the client went away during Latency or SlowBody.
-const statusNoResponse = 0
 
 // ServeHTTP answers one request. See the package documentation for the
 // order of checks.
@@ -151,50 +145,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	return http.StatusOK
 }
 
-// authorized checks "Authorization: Bearer <token>"; the scheme is
-// case-insensitive (RFC 9110), the token compared in constant time.
-func (s *Server) authorized(r *http.Request) bool {
-	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	tok = strings.TrimSpace(tok)
-	return tok != "" && (subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 || s.oauth.accepts(tok))
-}
-
-type errorBody struct {
-	Error   string `json:"error"`
-	Message string `json:"message"`
-}
-
-// writeError answers with a small JSON error. The spec shows no error
-// format; this shape is the sandbox's choice and never includes request
-// data (so a token can never be echoed).
-func writeError(w http.ResponseWriter, status int, code, msg string) int {
-	b, _ := json.Marshal(errorBody{Error: code, Message: msg})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-	return status
-}
-
-// redactQuery copies the query with token-like parameters masked, so logs
-// and RequestLog never hold a credential (the legacy API took ?token=).
-func redactQuery(q url.Values) url.Values {
-	for k, vs := range q {
-		switch strings.ToLower(k) {
-		case "token", "access_token", "api_key", "client_secret":
-			masked := make([]string, len(vs))
-			for i := range masked {
-				masked[i] = "REDACTED"
-			}
-			q[k] = masked
-		}
-	}
-	return q
-}
-
 // ownHost reports whether the request's Host names the address it arrived
 // at: the listener's loopback IP, or localhost, with its port. A web page
 // whose name an attacker made resolve to 127.0.0.1 (DNS rebinding) sends its
@@ -218,4 +168,59 @@ func ownHost(r *http.Request) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.Equal(local.IP)
+}
+
+// serveOAuth answers the OAuth paths and reports whether it did; any other
+// path is left to the API routes.
+func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request) bool {
+	o := s.oauth
+	if o == nil {
+		return false
+	}
+	var status int
+	switch r.URL.Path {
+	case OAuthAuthorizePath:
+		status = o.authorize(w, r)
+	case OAuthTokenPath:
+		if o.opts.LegacyTokenPathOnly {
+			return false // the API routes answer 404
+		}
+		status = o.token(w, r)
+	case OAuthLegacyTokenPath:
+		status = o.token(w, r)
+	default:
+		return false
+	}
+	if s.logf != nil {
+		// The path only: the query of an authorize request holds nothing
+		// secret, but the answer's Location holds the code, and a token
+		// request's body holds the secret; neither is logged.
+		s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
+	}
+	return true
+}
+
+// holdForOutOfOrderInsert runs before a page is read from the data set. For
+// the first request of OutOfOrderInsertPage on a list endpoint it waits for
+// the next page to be served, then inserts. It reports false when the
+// request was cancelled while waiting.
+func (s *Server) holdForOutOfOrderInsert(ctx context.Context, ep, page int, f Faults) bool {
+	if f.OutOfOrderInsertPage <= 0 || page != f.OutOfOrderInsertPage || f.InsertCount <= 0 || ep == epOrgMetrics {
+		return true
+	}
+	if !s.flt.claimOutOfOrder(ep) {
+		return true
+	}
+	wait := f.OutOfOrderWait
+	if wait <= 0 {
+		wait = 2 * time.Second
+	}
+	deadline := time.Now().Add(wait)
+	for !s.flt.wasServed(ep, page+1) && time.Now().Before(deadline) {
+		if !sleep(ctx, 2*time.Millisecond) {
+			return false
+		}
+	}
+	s.data.insertFront(ep, f.InsertCount)
+	return true
 }
