@@ -6,20 +6,8 @@ import (
 )
 
 // Deviations are the ways real servers part from the specification that a
-// client must survive: they are faults like the others, set in Faults.
-//
-//	PageSizeCap          serve at most this many records per page, whatever count or limit asks
-//	IgnoreCount          on these endpoints (names), count/limit is ignored: the spec's default is served
-//	PastEndStatus        a count-style page past the last answers this status (e.g. 404) instead of []
-//	OutOfOrderInsertPage the first request for this page waits until the next page has been served
-//	                     (at most OutOfOrderWait, default 2s), then InsertCount records are inserted
-//	                     at the front, then this page is served: pages answered out of order around
-//	                     an insert, as a concurrent read meets them
-//	EqualOrgMetrics      every org-metric record is served as the same all-null record
-//	IgnoreStatusFilter   the memberships status filter is ignored: every status is served
-//	BrokenTextPages      on these pages of memberships, payments and groups, the first record's text
-//	                     field (display_name, channel, name) starts with an unpaired surrogate escape
-//	                     (\ud83d) and the second record's with an invalid UTF-8 byte (0xff)
+// client must survive: faults like the others, set in Faults (each
+// documented on its field).
 
 // servedSize is the page size the server actually uses for a request.
 func (f *Faults) servedSize(ep, asked int) int {

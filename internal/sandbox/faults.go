@@ -65,21 +65,53 @@ type Faults struct {
 	// faults and lies (chaos.go), on top of the faults above.
 	Chaos Chaos
 
-	// Deviations from the specification (see deviations.go).
-	PageSizeCap          int
-	IgnoreCount          []string
-	PastEndStatus        int
+	// Deviations: the ways real servers part from the specification that
+	// a client must survive (deviations.go).
+
+	// PageSizeCap, when above 0, serves at most this many records a page,
+	// whatever count or limit asks.
+	PageSizeCap int
+	// IgnoreCount names endpoints whose count or limit is ignored: the
+	// specification's default is served.
+	IgnoreCount []string
+	// PastEndStatus, when set, answers a count-style page past the last
+	// with this status (e.g. 404) instead of [].
+	PastEndStatus int
+	// OutOfOrderInsertPage, when above 0: the first request for this page
+	// waits until the next page has been served (at most OutOfOrderWait,
+	// default 2 s), then InsertCount records are inserted at the front,
+	// then this page is served: pages answered out of order around an
+	// insert, as a concurrent read meets them.
 	OutOfOrderInsertPage int
 	OutOfOrderWait       time.Duration
-	EqualOrgMetrics      bool
-	BrokenTextPages      []int
-	IgnoreStatusFilter   bool
+	// EqualOrgMetrics serves every org-metric record as the same all-null
+	// record.
+	EqualOrgMetrics bool
+	// BrokenTextPages are pages of memberships, payments and groups whose
+	// first record's text field (display_name, channel, name) starts with
+	// an unpaired surrogate escape (\ud83d), and the second record's with
+	// an invalid UTF-8 byte (0xff).
+	BrokenTextPages []int
+	// IgnoreStatusFilter ignores the memberships status filter: every
+	// status is served.
+	IgnoreStatusFilter bool
 
-	// Oversized answers (see oversize.go).
+	// Oversized answers: what a server may send that no paging rule stops,
+	// only a bound on what a read holds (oversize.go).
+
+	// EndlessPages fills every page of every list endpoint with as many
+	// new records as asked: the list never ends (limit-style pages say
+	// there is one more page).
 	EndlessPages bool
-	HugePage     int
+	// HugePage, when above 0, serves this many records ({"_id":"huge-N"})
+	// on page 1 of every list endpoint, whatever was asked, and none after.
+	HugePage int
+	// BloatAnswers gives the first membership of page 1 this many custom
+	// answers ({}).
 	BloatAnswers int
-	BloatDepth   int
+	// BloatDepth gives the first membership of page 1 a profile address
+	// this many arrays deep.
+	BloatDepth int
 }
 
 // action is what the fault layer decided for one attempt.

@@ -6,16 +6,9 @@ import (
 	"strings"
 )
 
-// Oversized answers are faults like the others, set in Faults: what a
-// server may send that no paging rule stops, and only a bound on what a
-// read holds does.
-//
-//	EndlessPages  every page of every list endpoint holds as many records as asked, each new: the list
-//	              never ends (limit-style pages say there is one more page)
-//	HugePage      page 1 of every list endpoint holds this many records ({"_id":"huge-N"}), whatever
-//	              was asked, and the pages after it none
-//	BloatAnswers  the first membership of page 1 carries this many custom answers ({})
-//	BloatDepth    the first membership of page 1 has a profile address this many arrays deep
+// Oversized answers are faults like the others, set in Faults (each
+// documented on its field): what a server may send that no paging rule
+// stops, and only a bound on what a read holds does.
 
 // oversize applies the oversized-answer faults to a page: the records to
 // serve and the list's length that a limit-style page counts totalPages by.
