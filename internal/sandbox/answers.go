@@ -27,11 +27,32 @@ type errorBody struct {
 // data (so a token can never be echoed).
 func writeError(w http.ResponseWriter, status int, code, msg string) int {
 	b, _ := json.Marshal(errorBody{Error: code, Message: msg})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	return writeJSON(w, status, b)
+}
+
+// writeJSON answers status with a JSON body.
+func writeJSON(w http.ResponseWriter, status int, body []byte) int {
+	writeJSONHeader(w, status, len(body))
+	_, _ = w.Write(body)
 	return status
+}
+
+func writeJSONHeader(w http.ResponseWriter, status, length int) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(length))
+	w.WriteHeader(status)
+}
+
+// writePage answers 200 with a page's body, sent slowly (writeSlow) when
+// slow is above 0.
+func writePage(ctx context.Context, w http.ResponseWriter, body []byte, slow time.Duration) int {
+	if slow <= 0 {
+		return writeJSON(w, http.StatusOK, body)
+	}
+	writeJSONHeader(w, http.StatusOK, len(body))
+	writeSlow(ctx, w, body, slow)
+	return http.StatusOK
 }
 
 // writeHTML answers status with an HTML page, as a proxy in front of the
@@ -116,12 +137,23 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // parse into an error code; it never includes request data.
 func writeOAuthError(w http.ResponseWriter, status int, code, desc string) int {
 	b, _ := json.Marshal(map[string]string{"error": code, "error_description": desc})
-	w.Header().Set("Content-Type", "application/json")
+	return writeOAuthJSON(w, status, b)
+}
+
+// writeOAuthJSON answers an OAuth endpoint with JSON no cache may keep
+// (RFC 6749 §5.1).
+func writeOAuthJSON(w http.ResponseWriter, status int, body []byte) int {
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-	return status
+	return writeJSON(w, status, body)
+}
+
+// writeRedirect answers 302 to location, which no cache may keep (an
+// authorization response carries a code).
+func writeRedirect(w http.ResponseWriter, location string) int {
+	w.Header().Set("Location", location)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusFound)
+	return http.StatusFound
 }
 
 // htmlBody is what a misconfigured proxy or maintenance page returns.

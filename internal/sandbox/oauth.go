@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -154,10 +153,7 @@ func (o *oauthServer) authorize(w http.ResponseWriter, r *http.Request) int {
 		answer.Set("code", code)
 	}
 	redirect.RawQuery = answer.Encode()
-	w.Header().Set("Location", redirect.String())
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusFound)
-	return http.StatusFound
+	return writeRedirect(w, redirect.String())
 }
 
 // token exchanges a code. The client is authenticated before the code is
@@ -201,12 +197,7 @@ func (o *oauthServer) token(w http.ResponseWriter, r *http.Request) int {
 		"scope":        "all",
 		"token_type":   "Bearer",
 	})
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(b)
-	return http.StatusOK
+	return writeOAuthJSON(w, http.StatusOK, b)
 }
 
 // verifiedBy checks a PKCE code_verifier against the code's S256

@@ -90,10 +90,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 		return status
 	}
 	if pq.page == f.NonJSONPage {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write([]byte(htmlBody))
-		return http.StatusOK
+		return writeHTML(w, http.StatusOK)
 	}
 	requested := pq.page
 	if f.IgnorePage {
@@ -132,17 +129,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, ep int, known boo
 	case chaos.lies():
 		body = lie(ep, chaos, body, recs, pq, len(all))
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if f.SlowBody > 0 && f.inScope(requested) {
-		writeSlow(ctx, w, body, f.SlowBody)
-	} else {
-		_, _ = w.Write(body)
+	var slow time.Duration
+	if f.inScope(requested) {
+		slow = f.SlowBody
 	}
+	status := writePage(ctx, w, body, slow)
 	s.flt.markServed(ep, requested)
-	return http.StatusOK
+	return status
 }
 
 // ownHost reports whether the request's Host names the address it arrived

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -182,9 +181,5 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, chan
 		return writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the change must be one of %v", Changes))
 	}
 	b, _ := json.Marshal(res)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(b)
-	return http.StatusOK
+	return writeJSON(w, http.StatusOK, b)
 }
