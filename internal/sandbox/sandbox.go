@@ -67,7 +67,8 @@
 //     what a deviating or oversized server does;
 //   - webhooks.go, changes.go: the webhooks sent, a membership changed;
 //   - sandbox.go, testapi.go, server.go: the Server, its public test API
-//     and control route, and ServeHTTP.
+//     and control route, and New, which builds the one routing table (the
+//     API's, the OAuth flow's and the control route), and ServeHTTP.
 package sandbox
 
 import (
@@ -109,7 +110,7 @@ type Options struct {
 type Server struct {
 	token  string
 	prefix string
-	routes map[string]int // full path -> endpoint index
+	routes map[string]route // every exact path served (server.go)
 	logf   func(format string, args ...any)
 
 	data *dataset
@@ -123,29 +124,6 @@ type Server struct {
 	hs     *http.Server
 	done   chan struct{}
 	url    string
-}
-
-// New builds the whole data set up front and returns a server that is ready
-// to ServeHTTP. Negative record counts are treated as 0.
-func New(opts Options) *Server {
-	s := &Server{
-		token:  opts.Token,
-		prefix: normalizePrefix(opts.PathPrefix),
-		logf:   opts.Logf,
-	}
-	if s.token == "" {
-		s.token = DefaultToken
-	}
-	p := opts.Paths.WithDefaults()
-	s.routes = map[string]int{}
-	for ep, name := range endpointNames {
-		s.routes[s.prefix+p[name]] = ep
-	}
-	s.data = newDataset(opts.Seed, opts.counts())
-	s.flt.set(opts.Faults)
-	s.oauth = newOAuthServer(opts.OAuth)
-	s.hooks = newWebhookSender(opts.Webhooks, opts.Logf)
-	return s
 }
 
 // counts are the numbers of records by endpoint index, none below 0.
@@ -225,4 +203,12 @@ func (s *Server) authorized(r *http.Request) bool {
 	}
 	tok = strings.TrimSpace(tok)
 	return tok != "" && (subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 || s.oauth.accepts(tok))
+}
+
+// route is where a path goes: an API endpoint (ep), or a route of the
+// sandbox's own (own: the OAuth flow's, the control route), answered apart
+// from the faults and the request log.
+type route struct {
+	ep  int
+	own func(w http.ResponseWriter, r *http.Request) (status int)
 }

@@ -20,10 +20,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if s.serveOAuth(w, r) || s.serveControl(w, r) {
+	rt, known := s.lookup(r.URL.Path)
+	if rt.own != nil {
+		status := rt.own(w, r)
+		if s.logf != nil {
+			// The path only: the query of an authorize request holds
+			// nothing secret, but the answer's Location holds the code,
+			// and a token request's body holds the secret; neither is
+			// logged.
+			s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
+		}
 		return
 	}
-	ep, known := s.routes[r.URL.Path]
+	ep := rt.ep
 	rec := RequestRecord{Query: redactQuery(r.URL.Query()), Arrived: time.Now()}
 	if known {
 		rec.Endpoint = endpointNames[ep]
@@ -163,36 +172,6 @@ func ownHost(r *http.Request) bool {
 	return ip != nil && ip.Equal(local.IP)
 }
 
-// serveOAuth answers the OAuth paths and reports whether it did; any other
-// path is left to the API routes.
-func (s *Server) serveOAuth(w http.ResponseWriter, r *http.Request) bool {
-	o := s.oauth
-	if o == nil {
-		return false
-	}
-	var status int
-	switch r.URL.Path {
-	case OAuthAuthorizePath:
-		status = o.authorize(w, r)
-	case OAuthTokenPath:
-		if o.opts.LegacyTokenPathOnly {
-			return false // the API routes answer 404
-		}
-		status = o.token(w, r)
-	case OAuthLegacyTokenPath:
-		status = o.token(w, r)
-	default:
-		return false
-	}
-	if s.logf != nil {
-		// The path only: the query of an authorize request holds nothing
-		// secret, but the answer's Location holds the code, and a token
-		// request's body holds the secret; neither is logged.
-		s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
-	}
-	return true
-}
-
 // holdForOutOfOrderInsert runs before a page is read from the data set. For
 // the first request of OutOfOrderInsertPage on a list endpoint it waits for
 // the next page to be served, then inserts. It reports false when the
@@ -216,4 +195,54 @@ func (s *Server) holdForOutOfOrderInsert(ctx context.Context, ep, page int, f Fa
 	}
 	s.data.insertFront(ep, f.InsertCount)
 	return true
+}
+
+// New builds the whole data set up front and returns a server that is ready
+// to ServeHTTP. Negative record counts are treated as 0.
+func New(opts Options) *Server {
+	s := &Server{
+		token:  opts.Token,
+		prefix: normalizePrefix(opts.PathPrefix),
+		logf:   opts.Logf,
+	}
+	if s.token == "" {
+		s.token = DefaultToken
+	}
+	s.data = newDataset(opts.Seed, opts.counts())
+	s.flt.set(opts.Faults)
+	s.oauth = newOAuthServer(opts.OAuth)
+	s.hooks = newWebhookSender(opts.Webhooks, opts.Logf)
+	s.routes = s.routing(opts.Paths.WithDefaults())
+	return s
+}
+
+// routing is the table of every exact path the server answers: the API's
+// endpoints, then the OAuth flow's (with Options.OAuth), which win a path
+// both name. The control route, a prefix, is matched in lookup.
+func (s *Server) routing(p Paths) map[string]route {
+	routes := map[string]route{}
+	for ep, name := range endpointNames {
+		routes[s.prefix+p[name]] = route{ep: ep}
+	}
+	if o := s.oauth; o != nil {
+		routes[OAuthAuthorizePath] = route{own: o.authorize}
+		routes[OAuthLegacyTokenPath] = route{own: o.token}
+		if !o.opts.LegacyTokenPathOnly { // else the API routes answer 404
+			routes[OAuthTokenPath] = route{own: o.token}
+		}
+	}
+	return routes
+}
+
+// lookup finds path's route: the OAuth flow's first, then the control
+// route, then the API's.
+func (s *Server) lookup(path string) (route, bool) {
+	rt, ok := s.routes[path]
+	if ok && rt.own != nil {
+		return rt, true
+	}
+	if strings.HasPrefix(path, s.prefix+ControlPathPrefix) {
+		return route{own: s.serveControl}, true
+	}
+	return rt, ok
 }

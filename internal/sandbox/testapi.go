@@ -144,18 +144,12 @@ func (s *Server) RecordsJSON(endpoint string) []json.RawMessage {
 // what a client's organization guard must be set to for this sandbox.
 func (s *Server) OrganizationID() string { return s.data.gen.orgID }
 
-// serveControl answers the control route; false for any other path.
-func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) bool {
-	rest, ok := strings.CutPrefix(r.URL.Path, s.prefix+ControlPathPrefix)
-	if !ok {
-		return false
-	}
+// serveControl answers the control route: POST
+// ControlPathPrefix{_id}/{change}, or ControlPathPrefix alone to create.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) int {
+	rest := strings.TrimPrefix(r.URL.Path, s.prefix+ControlPathPrefix)
 	id, change, _ := strings.Cut(rest, "/")
-	status := s.control(w, r, id, Change(change))
-	if s.logf != nil {
-		s.logf("%s %s -> %d", r.Method, r.URL.Path, status)
-	}
-	return true
+	return s.control(w, r, id, Change(change))
 }
 
 func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, change Change) int {
