@@ -11,19 +11,11 @@
 // costs at most one extra run, never a wrong change. Run it with -h for
 // the flags.
 //
-// Its files, bottom up (each uses only those above it):
-//
-//   - answer.go, bounds.go, event.go, triggers.go: a small JSON answer, what
-//     a sender can make the relay hold, one webhook body read as it streams,
-//     the service's triggers and what a log line may name of them;
-//   - statedir*.go, group_*.go: the state directory (its checks, its files'
-//     names, durable writes) and a command's process group;
-//   - command.go, runlock_*.go: the command backend, the run and record locks;
-//   - ledger.go: owed.json, the one record relays on a directory share;
-//   - health.go, metrics.go, receive.go: /healthz, /metrics, the webhook;
-//   - schedule.go: when a run starts, one start at a time;
-//   - version.go, dispatch.go, github.go, tfe.go: the HTTP backends;
-//   - flags.go, serve.go, main.go: the command line, the servers, the exit code.
+// Its files, bottom up (each uses only those above it): answer, bounds,
+// event, triggers, statedir (its checks, files and durable writes), group;
+// command, runlock (the run and record locks); ledger (owed.json); health,
+// metrics, receive; schedule; version, dispatch, github, tfe; flags, serve,
+// main.
 package main
 
 import (

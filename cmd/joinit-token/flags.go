@@ -14,6 +14,9 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
+// version is set by the release build and make build (ldflags); -version prints it.
+var version = "dev"
+
 // Token endpoint paths, in the order tried: the API documentation's
 // description says /oauth2/token, its sample /oauth/token.
 const (

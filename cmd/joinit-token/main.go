@@ -8,16 +8,10 @@
 // goes to standard error. The client secret and the authorization code are
 // never printed or logged.
 //
-// Its files, bottom up (each uses only those above it):
-//
-//   - answer.go, browser.go, failure.go, idtoken.go, owner_*.go, secret.go,
-//     version.go: a token endpoint's answer, the browser, the exit codes and
-//     their error, the id_token's organization, who owns -out, the client
-//     secret, the version;
-//   - flags.go, output.go, words.go: the command line and its endpoints, the
-//     token's output, what of a server's words and a run's secrets is shown;
-//   - callback.go, exchange.go: the redirect's callback, the code's exchange;
-//   - flow.go, main.go: the whole flow, and the process around it.
+// Its files, bottom up (each uses only those above it): answer, browser,
+// failure (exit codes), idtoken, owner, secret; flags (and the version),
+// output, words (what of a server's words is shown); callback, exchange;
+// flow, main.
 package main
 
 import (

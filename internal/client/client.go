@@ -2,17 +2,10 @@
 // whose fix is a setting names it as a Setting, which the provider words
 // with its own names (Word).
 //
-// Its files, bottom up (each uses only those above it):
-//
-//   - cache.go, config.go: the run's shared reads; the Config and the
-//     names of its settings that errors use;
-//   - client.go, organization.go: the Client; the organization a token reads;
-//   - records.go, guard.go, list.go: the value types records share and what
-//     a read needs of a record; the record guard; one list read, its pages
-//     and its budget;
-//   - groups.go, membership_types.go, memberships.go, lookup.go,
-//     org_metrics.go, payments.go: one file an API area, each record type
-//     with its weight.
+// Its files, bottom up (each uses only those above it): cache, config (and
+// the settings' names), client, organization; records (shared value types,
+// what a read needs of a record), guard, list (one list read); then one file
+// an API area, each record type with its weight.
 package client
 
 import (

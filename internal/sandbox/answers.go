@@ -1,8 +1,6 @@
 package sandbox
 
-// The answers the sandbox writes, every kind in one place: the API's
-// errors, a proxy's HTML page, a body cut short or sent slowly, a reset
-// connection, the OAuth endpoints' errors.
+// Every kind of answer the sandbox writes, in one place.
 
 import (
 	"context"
@@ -147,8 +145,7 @@ func writeOAuthJSON(w http.ResponseWriter, status int, body []byte) int {
 	return writeJSON(w, status, body)
 }
 
-// writeRedirect answers 302 to location, which no cache may keep (an
-// authorization response carries a code).
+// writeRedirect answers 302 to location, uncached: it carries a code.
 func writeRedirect(w http.ResponseWriter, location string) int {
 	w.Header().Set("Location", location)
 	w.Header().Set("Cache-Control", "no-store")

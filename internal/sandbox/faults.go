@@ -65,8 +65,7 @@ type Faults struct {
 	// faults and lies (chaos.go), on top of the faults above.
 	Chaos Chaos
 
-	// Deviations: the ways real servers part from the specification that
-	// a client must survive (deviations.go).
+	// Deviations from the specification a client must survive (deviations.go).
 
 	// PageSizeCap, when above 0, serves at most this many records a page,
 	// whatever count or limit asks.
@@ -96,8 +95,7 @@ type Faults struct {
 	// status is served.
 	IgnoreStatusFilter bool
 
-	// Oversized answers: what a server may send that no paging rule stops,
-	// only a bound on what a read holds (oversize.go).
+	// Oversized answers, which only a bound on what a read holds stops (oversize.go).
 
 	// EndlessPages fills every page of every list endpoint with as many
 	// new records as asked: the list never ends (limit-style pages say

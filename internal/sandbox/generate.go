@@ -99,9 +99,6 @@ func (g *generator) id(kind byte, seq uint32, ms int64) string {
 // apiTimestamp is the API's timestamp: ISO 8601 UTC with milliseconds.
 func apiTimestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// ts is the API's timestamp of a time in Unix milliseconds.
-func ts(ms int64) string { return apiTimestamp(time.UnixMilli(ms)) }
-
 func ptr[T any](v T) *T { return &v }
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }

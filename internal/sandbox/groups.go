@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"math/rand/v2"
+	"time"
 )
 
 var _ = registerRecords(EndpointGroups, recordMaker{
@@ -37,7 +38,7 @@ func (g *generator) group(r *rand.Rand, seq uint32) groupRec {
 		OrganizationID: g.orgID,
 		Name:           groupName(seq),
 		MemberCount:    r.IntN(300),
-		Created:        ts(created),
+		Created:        apiTimestamp(time.UnixMilli(created)),
 		Extra:          sandboxExtra,
 	}
 	if chance(r, 80) {

@@ -186,9 +186,9 @@ func (g *generator) membership(r *rand.Rand, seq uint32, status int, dup *emailO
 		MembershipType: g.typeIDs[t],
 		MembershipName: membershipTypes[t].name,
 		Status:         status,
-		Joined:         ts(joined),
-		Created:        ts(created),
-		Updated:        ts(updated),
+		Joined:         apiTimestamp(time.UnixMilli(joined)),
+		Created:        apiTimestamp(time.UnixMilli(created)),
+		Updated:        apiTimestamp(time.UnixMilli(updated)),
 		CustomAnswers:  []answerRec{},
 		Extra:          sandboxExtra,
 	}
@@ -210,13 +210,13 @@ func (g *generator) membership(r *rand.Rand, seq uint32, status int, dup *emailO
 	// Renewal mode: fixed term, auto-renewing subscription, or lifetime.
 	switch n := r.IntN(100); {
 	case n < 60:
-		m.ExpirationDate = ptr(ts(joined + 365*dayMs))
+		m.ExpirationDate = ptr(apiTimestamp(time.UnixMilli(joined + 365*dayMs)))
 	case n < 90:
 		m.SubscriptionID = ptr(randToken(r, "sub_", 14))
 		rebill := joined + 365*dayMs*(1+r.Int64N(3))
-		m.RebillingDate = ptr(ts(rebill))
+		m.RebillingDate = ptr(apiTimestamp(time.UnixMilli(rebill)))
 		if chance(r, 50) {
-			m.ExpirationDate = ptr(ts(rebill))
+			m.ExpirationDate = ptr(apiTimestamp(time.UnixMilli(rebill)))
 		}
 	}
 	switch n := r.IntN(100); {
@@ -255,7 +255,7 @@ func (g *generator) profile(r *rand.Rand, first, last person, corporate bool) pr
 	}
 	if chance(r, 50) {
 		y := 1950 + r.IntN(55)
-		p.Birthday = ptr(ts(time.Date(y, time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC).UnixMilli()))
+		p.Birthday = ptr(apiTimestamp(time.Date(y, time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)))
 	}
 	if chance(r, 60) {
 		p.Gender = ptr(pick(r, genders))

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 )
 
 var _ = registerRecords(EndpointPayments, recordMaker{
@@ -74,9 +75,9 @@ func (g *generator) payment(r *rand.Rand, seq uint32, memberIDs []string) paymen
 		Currency:       pick(r, currencies),
 		Subtotal:       sub,
 		Total:          sub + sub*tax/100,
-		PaymentDate:    ts(created - r.Int64N(2*dayMs)),
-		Created:        ts(created),
-		Updated:        ts(created + r.Int64N(30*dayMs)),
+		PaymentDate:    apiTimestamp(time.UnixMilli(created - r.Int64N(2*dayMs))),
+		Created:        apiTimestamp(time.UnixMilli(created)),
+		Updated:        apiTimestamp(time.UnixMilli(created + r.Int64N(30*dayMs))),
 		Extra:          sandboxExtra,
 	}
 	g.paymentDetails(r, seq, &p, tax)

@@ -27,10 +27,8 @@
 //
 // Order of checks for every request: the Host header (421 unless it names the
 // sandbox's own loopback address and port: DNS rebinding), then the OAuth
-// routes (with Options.OAuth) and the control route, each answered apart
-// with its own method and token checks and outside the faults and the
-// request log; for the API's paths, Faults.Latency, then unknown path
-// (404), then the rate limit
+// and control routes (their own checks, outside the faults and the log);
+// for the API's paths, Faults.Latency, then unknown path (404), then the rate limit
 // (Faults.RateLimit, 429), then method (405, only GET is served), then auth (401), then parameters
 // (400), then the page-scoped faults, then the data.
 //
@@ -53,22 +51,12 @@
 // authorization-code flow (spec §5) and accepts the tokens it issues; see
 // OAuthOptions.
 //
-// Its files, bottom up (each uses only those above it):
-//
-//   - answers.go, endpoints.go, counters.go: every kind of answer written,
-//     the endpoints' names and paths, the request counts and log;
-//   - names.go, generate.go, dataset.go: the words records are made of, the
-//     generator, the data set built from each endpoint's record maker;
-//   - membership_types.go, memberships.go, org_metrics.go, payments.go,
-//     groups.go, seeded.go: one file an endpoint's records;
-//   - oauth.go, pagination.go, chaos.go, ratelimit.go: the OAuth flow, a
-//     page's query and body, the chaos schedule, the rate limit;
-//   - faults.go, deviations.go, oversize.go: the Faults, their state, and
-//     what a deviating or oversized server does;
-//   - webhooks.go, changes.go: the webhooks sent, a membership changed;
-//   - sandbox.go, testapi.go, server.go: the Server, its public test API
-//     and control route, and New, which builds the one routing table (the
-//     API's, the OAuth flow's and the control route), and ServeHTTP.
+// Its files, bottom up (each uses only those above it): answers, endpoints,
+// counters (the request log); names, generate, dataset, and one file an
+// endpoint's records; oauth, pagination, chaos, ratelimit; faults,
+// deviations, oversize; webhooks, changes; sandbox (the Server), testapi (its
+// public test API and control route), server (New, the one routing table,
+// ServeHTTP).
 package sandbox
 
 import (
@@ -206,8 +194,7 @@ func (s *Server) authorized(r *http.Request) bool {
 }
 
 // route is where a path goes: an API endpoint (ep), or a route of the
-// sandbox's own (own: the OAuth flow's, the control route), answered apart
-// from the faults and the request log.
+// sandbox's own (own: OAuth, control), apart from the faults and the log.
 type route struct {
 	ep  int
 	own func(w http.ResponseWriter, r *http.Request) (status int)

@@ -216,9 +216,8 @@ func New(opts Options) *Server {
 	return s
 }
 
-// routing is the table of every exact path the server answers: the API's
-// endpoints, then the OAuth flow's (with Options.OAuth), which win a path
-// both name. The control route, a prefix, is matched in lookup.
+// routing is the table of every exact path served: the API's, then the
+// OAuth flow's (which win a path both name); lookup adds the control route.
 func (s *Server) routing(p Paths) map[string]route {
 	routes := map[string]route{}
 	for ep, name := range endpointNames {
@@ -234,8 +233,7 @@ func (s *Server) routing(p Paths) map[string]route {
 	return routes
 }
 
-// lookup finds path's route: the OAuth flow's first, then the control
-// route, then the API's.
+// lookup finds path's route: OAuth's first, then control, then the API's.
 func (s *Server) lookup(path string) (route, bool) {
 	rt, ok := s.routes[path]
 	if ok && rt.own != nil {

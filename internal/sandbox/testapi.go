@@ -9,9 +9,8 @@ import (
 	"time"
 )
 
-// The sandbox's public test API, together: what a test changes (faults,
-// memberships) and reads (requests, records) of a running Server, and
-// the control route that offers the changes over HTTP.
+// The public test API: what a test changes and reads of a running Server,
+// and the control route that offers the changes over HTTP.
 
 // ChangeMembership applies change to the membership with that _id, so the
 // list endpoints serve it changed from now on, and, with a webhook receiver

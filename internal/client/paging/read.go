@@ -3,16 +3,10 @@
 // sees a socket: the client gives it the transport and decoding, the
 // tests a scripted API.
 //
-// Its files, bottom up (each uses only those above it):
-//
-//   - read.go: one read, what the rules need of the client, and what it is
-//     given to hold: its budget, the answers a run believed;
-//   - accumulator.go, confirm.go: the records kept; asking again until two
-//     answers agree, and an end's other question;
-//   - count_reader.go, schedule.go, count_rules.go, count.go: a count-style
-//     read's state, the ordered pool, its rules, and ReadCount that runs
-//     them and believes its end;
-//   - limit.go: ReadLimit, the limit-style read.
+// Its files, bottom up (each uses only those above it): read (one read, its
+// budget, the run's believed answers), accumulator, confirm (asking again);
+// count_reader, schedule (the ordered pool), count_rules, count (ReadCount,
+// which believes the end); limit (ReadLimit).
 package paging
 
 import (

@@ -5,15 +5,10 @@
 // Retry-After pause; the body goes to the caller's Accept inside the retry
 // loop, so a 200 that is not a page is retried.
 //
-// Its files, bottom up (each uses only those above it):
-//
-//   - connection.go, errors.go: the errors and their words;
-//   - transport.go: the Transport, its configuration, a request and the
-//     record of its attempts, where requests may go (the origin, redirects);
-//   - retry.go: the retry policy and backoff (go-retryablehttp's hooks);
-//   - send.go: the RoundTripper, under the limit in flight and the pause;
-//   - get.go: New and Get, which put them together, and a failed request's
-//     error.
+// Its files, bottom up (each uses only those above it): connection and errors
+// (the errors' words); transport (the Transport, a request and its attempts,
+// where it may go); retry (go-retryablehttp's hooks); send (the RoundTripper);
+// get (New, Get and a failed request's error).
 package transport
 
 import (
