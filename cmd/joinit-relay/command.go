@@ -29,10 +29,10 @@ func (b *commandBackend) Describe() string { return "command" }
 // Longest is -run-timeout and the interrupted command's grace.
 func (b *commandBackend) Longest() time.Duration { return b.timeout + commandStopGrace }
 
-// Start runs the command with -run-timeout, its output (standard output and
-// error) written to -state-dir/last-run.log, replaced each run and readable
-// by the relay's user only, in b.env. The command's processes inherit runLock, held
-// (runlock_unix.go); nil where there is no flock.
+// Start runs the command in b.env with -run-timeout, its output (standard
+// output and error) written to -state-dir/last-run.log, replaced each run
+// and readable by the relay's user only. The command's processes inherit
+// runLock, held (runlock_unix.go; nil where there is no flock).
 func (b *commandBackend) Start(ctx context.Context, runLock *os.File) error {
 	out, err := openRegular(b.stateDir, runOutputFile, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
