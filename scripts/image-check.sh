@@ -59,30 +59,36 @@ grep -q 'JOINIT_RELAY_SECRET is not set' <<<"$out" || fail "without the secret: 
 echo "image-check: runs as 65532, /data 0700 and its own, no shell, -run-command refused, the secret required"
 
 "${podman[@]}" volume create "$volume" >/dev/null
-start() {
-  local name=relay-check-$$-$1
+# relay_container NAME PORT VOLUME ARGS...: the relay in a container on
+# PORT with VOLUME as /data, once it answers /healthz.
+relay_container() {
+  local name=$1 port=$2 volume=$3
+  shift 3
   containers+=("$name")
   "${run[@]}" -d --name "$name" -e JOINIT_RELAY_SECRET="$secret" -e PORT="$port" -e TFE_TOKEN=check \
-    -v "$volume:/data" "$tag" -quiet-period 1h -max-delay 1h -tfe-workspace ws-check >/dev/null
+    -v "$volume:/data" "$tag" -tfe-workspace ws-check "$@" >/dev/null
   for _ in $(seq 1 100); do
     curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return 0
     sleep 0.1
   done
   "${podman[@]}" logs "$name" >&2
-  fail "the relay in the container did not answer /healthz"
+  fail "the relay in container $name did not answer /healthz"
 }
+webhook() { curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+  -d '{"_id":"5f1b2c3d4e5f60718293a4b5","webhook_event_type":"memberships.inactive"}' "http://127.0.0.1:$1/hooks/$secret"; }
+health_of() { curl -s "http://127.0.0.1:$1/healthz"; }
+start() { relay_container "relay-check-$$-$1" "$port" "$volume" -quiet-period 1h -max-delay 1h; }
 start 1
 # The volume took /data's mode: the relay accepts 0755 too, so only this tells.
 vmode=$(stat -c %a "$("${podman[@]}" volume inspect --format '{{.Mountpoint}}' "$volume")")
 [ "$vmode" = 700 ] || fail "a new volume on /data has mode $vmode, want 700"
-status=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-  -d '{"_id":"5f1b2c3d4e5f60718293a4b5","webhook_event_type":"memberships.inactive"}' "http://127.0.0.1:$port/hooks/$secret")
+status=$(webhook "$port")
 [ "$status" = 202 ] || fail "a webhook answered $status, want 202"
-before=$(curl -s "http://127.0.0.1:$port/healthz")
+before=$(health_of "$port")
 "${podman[@]}" kill "${containers[0]}" >/dev/null
 "${podman[@]}" wait "${containers[0]}" >/dev/null || true
 start 2
-after=$(curl -s "http://127.0.0.1:$port/healthz")
+after=$(health_of "$port")
 owed() { sed -n 's/.*"owed_since":"\([^"]*\)".*/\1/p' <<<"$1"; }
 if [ -z "$(owed "$before")" ] || [ "$(owed "$before")" != "$(owed "$after")" ]; then
   fail "the owed run was not kept across the restart: before $before, after $after"
@@ -120,26 +126,12 @@ class Fake(http.server.BaseHTTPRequestHandler):
 http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Fake).serve_forever()
 PY
 fake_pid=$!
-rolling_start() { # NAME PORT QUIET
-  containers+=("$1")
-  "${run[@]}" -d --name "$1" -e JOINIT_RELAY_SECRET="$secret" -e PORT="$2" -e TFE_TOKEN=check \
-    -v "$rolling:/data" "$tag" -quiet-period "$3" -max-delay 1h -tfe-workspace ws-check -tfe-address "http://127.0.0.1:$fake_port" >/dev/null
-  for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$2/healthz" >/dev/null && return 0
-    sleep 0.1
-  done
-  "${podman[@]}" logs "$1" >&2
-  fail "the relay in container $1 did not answer /healthz"
-}
-webhook() { curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-  -d '{"_id":"5f1b2c3d4e5f60718293a4b5","webhook_event_type":"memberships.inactive"}' "http://127.0.0.1:$1/hooks/$secret"; }
-health_of() { curl -s "http://127.0.0.1:$1/healthz"; }
 old_port=$(free_port) new_port=$(free_port)
-rolling_start "relay-old-$$" "$old_port" 1s
+relay_container "relay-old-$$" "$old_port" "$rolling" -quiet-period 1s -max-delay 1h -tfe-address "http://127.0.0.1:$fake_port"
 [ "$(webhook "$old_port")" = 202 ] || fail "the old container did not answer 202"
 for _ in $(seq 1 50); do health_of "$old_port" | grep -q '"starting":true' && break; sleep 0.1; done
 health_of "$old_port" | grep -q '"starting":true' || fail "the old container's start did not begin: $(health_of "$old_port")"
-rolling_start "relay-new-$$" "$new_port" 1h
+relay_container "relay-new-$$" "$new_port" "$rolling" -quiet-period 1h -max-delay 1h -tfe-address "http://127.0.0.1:$fake_port"
 second=$(date +%s.%N)
 [ "$(webhook "$new_port")" = 202 ] || fail "the new container did not answer 202"
 [ ! -s "$runs_file" ] || fail "the old container's start ended before the new container's webhook: the check's timing did not hold"

@@ -7,13 +7,7 @@ if command -v systemd-analyze >/dev/null; then
   echo "install-unit-tools.sh: already installed"
   exit 0
 fi
-command -v apt-get >/dev/null || { echo "install-unit-tools.sh: no apt-get here; install systemd (for systemd-analyze) by hand" >&2; exit 1; }
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-unit-tools.sh: run it as root (apt-get installs packages)" >&2; exit 1; }
-  sudo=(sudo)
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends systemd >/dev/null
+# shellcheck source=scripts/apt.sh
+. "$(dirname "$0")/apt.sh"
+apt_install install-unit-tools.sh systemd
 echo "install-unit-tools.sh: installed systemd"

@@ -17,14 +17,8 @@ import (
 // large bodies' places until the connection closes.
 func slowLargeBody(t *testing.T, r *relay) net.Conn {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	path := strings.TrimPrefix(r.hookURL, r.url)
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", path, maxBody)
-	fmt.Fprintf(conn, `{"pad":"%s`, strings.Repeat("x", 2*smallBody))
+	conn := dial(t, r)
+	fmt.Fprintf(conn, `%s{"pad":"%s`, webhookHeaders(r, maxBody), strings.Repeat("x", 2*smallBody))
 	return conn
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -271,3 +272,22 @@ func burst(t testing.TB, url string, n, senders int) []time.Duration {
 
 // appendRun is the run command of most tests: one line per run.
 const appendRun = `echo run >> "$RELAY_TEST_RUNS"`
+
+// hookPath is the request target of r's webhooks: /hooks/<secret>.
+func hookPath(r *relay) string { return strings.TrimPrefix(r.hookURL, r.url) }
+
+func webhookHeaders(r *relay, contentLength int) string {
+	return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", hookPath(r), contentLength)
+}
+
+// dial opens a connection to r, closed at the test's end (before the
+// relay is stopped: cleanups run last first).
+func dial(t *testing.T, r *relay) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}

@@ -202,31 +202,12 @@ func paddedMembership(t *testing.T, size int) string {
 	return body
 }
 
-// hookPath is the request target of r's webhooks: /hooks/<secret>.
-func hookPath(r *relay) string { return strings.TrimPrefix(r.hookURL, r.url) }
-
 // webhookRequest is a POST of body to r's hook path, as sent on the wire.
 func webhookRequest(r *relay, body string) string {
 	return webhookHeaders(r, len(body)) + body
 }
 
-func webhookHeaders(r *relay, contentLength int) string {
-	return fmt.Sprintf("POST %s HTTP/1.1\r\nHost: relay\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", hookPath(r), contentLength)
-}
-
 const healthRequest = "GET /healthz HTTP/1.1\r\nHost: relay\r\n\r\n"
-
-// dial opens a connection to r, closed at the test's end (before the
-// relay is stopped: cleanups run last first).
-func dial(t *testing.T, r *relay) net.Conn {
-	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(r.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
-}
 
 // holdConnection opens a connection that sends a webhook's headers and the
 // start of a 100-byte body, then stalls: the relay holds it until its read
