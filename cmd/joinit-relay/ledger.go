@@ -21,10 +21,9 @@ type owedRecord struct {
 	Webhooks    uint64    `json:"webhooks"`     // accepted since the record was created
 	OwedSince   time.Time `json:"owed_since"`   // the first webhook no successful run covers
 	LastWebhook time.Time `json:"last_webhook"` // the quiet period counts from it
-	// A start in progress claims the webhooks recorded when it began;
-	// NextSince is the first webhook after that, owed by the next run.
-	Claimed      uint64    `json:"claimed"`
-	StartedAt    time.Time `json:"started_at,omitzero"` // zero: no start in progress
+	// StartedAt marks a start in progress (it claimed the webhooks counted
+	// then); NextSince is the first webhook after it, owed by the next run.
+	StartedAt    time.Time `json:"started_at,omitzero"`
 	NextSince    time.Time `json:"next_since,omitzero"`
 	FailingSince time.Time `json:"failing_since,omitzero"` // starts have failed since
 }
@@ -85,12 +84,17 @@ func openLedger(dir string, now time.Time) (*ledger, error) {
 }
 
 // owedAtStart says whether the ledger found a run owed when it opened.
-func (l *ledger) owedAtStart() bool { return !l.snapshot().owedSince.IsZero() }
+func (l *ledger) owedAtStart() bool { return l.snapshot().owed() }
 
 // locked runs f holding the record's lock, in this process and on disk.
 func (l *ledger) locked(f func() error) error {
 	l.fileMu.Lock()
 	defer l.fileMu.Unlock()
+	return l.lockedOnDisk(f)
+}
+
+// lockedOnDisk runs f holding owed.lock; the caller holds fileMu.
+func (l *ledger) lockedOnDisk(f func() error) error {
 	if err := lockFile(l.owedLock); err != nil {
 		return fmt.Errorf("-state-dir/%s: %w", owedLockFile, err)
 	}
@@ -178,37 +182,35 @@ func (l *ledger) persist(n uint64) error {
 	if l.written >= n {
 		return nil
 	}
-	if err := lockFile(l.owedLock); err != nil {
-		return fmt.Errorf("-state-dir/%s: %w", owedLockFile, err)
-	}
-	defer unlockFile(l.owedLock)
-	l.mu.Lock()
-	covers, first, last := l.events, l.pendingFrom, l.lastEvent
-	l.mu.Unlock()
-	if err := l.read(last); err != nil {
-		return err
-	}
-	rec := l.snapshotRecord()
-	if rec.OwedSince.IsZero() {
-		rec.OwedSince = first // a new record (write gives it an ID)
-	}
-	rec.Webhooks += covers - l.written
-	if last.After(rec.LastWebhook) { // another relay's may be later
-		rec.LastWebhook = last
-	}
-	if !rec.StartedAt.IsZero() && rec.NextSince.IsZero() {
-		rec.NextSince = first // a start in progress does not cover it
-	}
-	if err := l.write(rec); err != nil {
-		return err
-	}
-	l.mu.Lock()
-	l.written = covers
-	if l.events == covers {
-		l.pendingFrom = time.Time{}
-	}
-	l.mu.Unlock()
-	return nil
+	return l.lockedOnDisk(func() error {
+		l.mu.Lock()
+		covers, first, last := l.events, l.pendingFrom, l.lastEvent
+		l.mu.Unlock()
+		if err := l.read(last); err != nil {
+			return err
+		}
+		rec := l.snapshotRecord()
+		if rec.OwedSince.IsZero() {
+			rec.OwedSince = first // a new record (write gives it an ID)
+		}
+		rec.Webhooks += covers - l.written
+		if last.After(rec.LastWebhook) { // another relay's may be later
+			rec.LastWebhook = last
+		}
+		if !rec.StartedAt.IsZero() && rec.NextSince.IsZero() {
+			rec.NextSince = first // a start in progress does not cover it
+		}
+		if err := l.write(rec); err != nil {
+			return err
+		}
+		l.mu.Lock()
+		l.written = covers
+		if l.events == covers {
+			l.pendingFrom = time.Time{}
+		}
+		l.mu.Unlock()
+		return nil
+	})
 }
 
 func (l *ledger) snapshotRecord() owedRecord {
@@ -245,11 +247,13 @@ func (l *ledger) begin(now time.Time) (claim, bool, error) {
 	err := l.locked(func() error {
 		err := l.read(now)
 		rec := l.snapshotRecord()
-		c = claim{id: rec.ID, webhooks: rec.Webhooks, events: l.eventCount()}
+		l.mu.Lock()
+		c = claim{id: rec.ID, webhooks: rec.Webhooks, events: l.events}
+		l.mu.Unlock()
 		if err != nil || rec.OwedSince.IsZero() {
 			return err
 		}
-		rec.Claimed, rec.StartedAt, rec.NextSince = rec.Webhooks, now, time.Time{}
+		rec.StartedAt, rec.NextSince = now, time.Time{}
 		if err := l.write(rec); err != nil {
 			return err
 		}
@@ -263,12 +267,6 @@ func (l *ledger) begin(now time.Time) (claim, bool, error) {
 	}
 	l.starting = true
 	return c, true, err
-}
-
-func (l *ledger) eventCount() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.events
 }
 
 // finish ends a start. On success it clears what the start claimed: the

@@ -144,12 +144,14 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 		return nil
 	}
 	c, owed, err := s.ledger.begin(time.Now())
-	if err != nil {
-		s.log.Warn("the start could not be claimed in -state-dir/"+owedFile+"; it is made all the same", "problem", err.Error())
-	}
-	if !owed {
+	switch {
+	case !owed && err == nil:
 		s.log.Info("the owed run was started by another relay on -state-dir")
 		return nil
+	case !owed:
+		return nil // the read's problem is logged by the next poll
+	case err != nil:
+		s.log.Warn("the start could not be claimed in -state-dir/"+owedFile+"; it is made all the same", "problem", err.Error())
 	}
 	began := time.Now()
 	s.log.Info("starting the sync run", "backend", s.backend.Describe(), "owed_for", began.Sub(s.ledger.snapshot().owedSince).Round(time.Millisecond).String())
