@@ -97,10 +97,12 @@ func TestServerPageSizeBelowAsked(t *testing.T) {
 		if len(warns) != 1 || warns[0].level != "warn" || warns[0].fields["asked"] != 1000 || warns[0].fields["served"] != 250 {
 			t.Fatalf("concurrency %d: warnings %+v", conc, warns)
 		}
-		// 10 pages of records and the empty 11th; concurrent reads may
-		// send a few past it.
+		// 10 pages of records and the empty 11th, and the other question
+		// an empty page 2 would have needed, sent beside it (unless it was
+		// cancelled before it reached the server); concurrent reads may
+		// send a few past the end.
 		want, got := expectedRequests(2345, 250), sb.Requests("memberships")
-		if got < want || (conc == 1 && got != want) || got > want+maxPastEnd(conc) {
+		if got < want || (conc == 1 && got > want+1) || got > want+1+maxPastEnd(conc) {
 			t.Fatalf("concurrency %d: %d requests, want %d", conc, got, want)
 		}
 	}

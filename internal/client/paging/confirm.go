@@ -161,20 +161,21 @@ func claimAt(page, size, maxSize int, sizeKept bool, before, own []uint64) (endC
 }
 
 // askOther tests a claim with other questions, each a page of rd's
-// endpoint at another size, fingerprinted: confirms, refutes, or unusable
-// when no answer lines up with the read's pages (a server that ignores the
-// size asked); the caller then asks the page itself again.
+// endpoint at another size asked through fetch, fingerprinted: confirms,
+// refutes, or unusable when no answer lines up with the read's pages (a
+// server that ignores the size asked); the caller then asks the page
+// itself again.
 func askOther[T any, PT interface {
 	*T
 	Record
-}](ctx context.Context, rd *Read[T], c endClaim, size int) (verdict, error) {
+}](ctx context.Context, rd *Read[T], fetch func(context.Context, int, int) (Page[T], error), c endClaim, size int) (verdict, error) {
 	need := 1
 	if c.end == 0 {
 		need = 2
 	}
 	confirmed := 0
 	for _, q := range c.otherQuestions(size, rd.MaxSize, otherOpinions) {
-		p, err := rd.Fetch(ctx, q[0], q[1])
+		p, err := fetch(ctx, q[0], q[1])
 		if err != nil {
 			return unusable, err
 		}

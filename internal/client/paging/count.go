@@ -37,6 +37,7 @@ func ReadCount[T any, PT interface {
 }
 
 func (r *countReader[T, PT]) read() error {
+	defer r.dropAhead()
 	pages, discarded, err := readPages(r.ctx, r.maxInFlight,
 		pagePlan{inFlight: 1, last: r.rd.MaxPages}, pageSource[decodedPage[T]](r))
 	r.pages, r.discarded = pages, discarded
@@ -71,6 +72,7 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	}
 	first := p.said
 	p, confirmed, err := r.believe(page, p)
+	r.dropAhead() // asked for this page's claim, or of no use
 	if err != nil {
 		return pagePlan{}, err
 	}
@@ -94,7 +96,7 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	if err := r.keepFresh(page, p); err != nil {
 		return pagePlan{}, err
 	}
-	plan := r.next(page, n)
+	plan := r.next(page, n, prints)
 	r.prevConfirmed = confirmed
 	r.prevPrints = prints
 	return plan, nil
@@ -180,7 +182,7 @@ func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
 // refuted, page is asked again until it answers otherwise, and that answer
 // judged as the first was (once more at most).
 func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, depth int) (decodedPage[T], bool, error) {
-	v, err := askOther[T, PT](r.ctx, r.rd, c, r.count)
+	v, err := askOther[T, PT](r.ctx, r.rd, r.fetchOther, c, r.count)
 	switch {
 	case err != nil:
 		return p, false, err

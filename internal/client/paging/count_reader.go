@@ -5,6 +5,8 @@ import (
 	"errors"
 	"hash/maphash"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
@@ -29,6 +31,18 @@ type closingCheck[T any] struct {
 	at  int
 	p   decodedPage[T]
 	err error
+}
+
+// otherAhead is the end's other question sent beside the page after a
+// short page 1 (countReader.sendAhead): if that page proves empty, the
+// question its claim asks is already out, and a one-page read takes two
+// rounds, not three.
+type otherAhead[T any] struct {
+	question [2]int // page, size
+	g        errgroup.Group
+	cancel   context.CancelFunc
+	p        Page[T]
+	err      error
 }
 
 // countReader holds one pass over a count-style endpoint; each rule is a
@@ -59,6 +73,9 @@ type countReader[T any, PT interface {
 	// closing is the closing check of page 1, asked beside the end's
 	// question (believe); nil when records came after it.
 	closing *closingCheck[T]
+	// ahead is the other question sent before its claim; nil when none
+	// is out.
+	ahead *otherAhead[T]
 	// prevPrints fingerprint the records of the last page handed over:
 	// what an other question must repeat before an end at the next page.
 	prevPrints []uint64
@@ -165,4 +182,48 @@ func refusesPageAfterEnd(err error) bool {
 		return true
 	}
 	return false
+}
+
+// sendAhead sends the other question that the claim of an empty page at
+// page would ask (the records before it fingerprinted in before), beside
+// that page.
+func (r *countReader[T, PT]) sendAhead(page int, before []uint64) {
+	c, ok := claimAt(page, r.count, r.rd.MaxSize, !r.warnedSize, before, nil)
+	if !ok || c.end == 0 {
+		return
+	}
+	qs := c.otherQuestions(r.count, r.rd.MaxSize, 1)
+	if len(qs) == 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	a := &otherAhead[T]{question: qs[0], cancel: cancel}
+	a.g.Go(func() error {
+		a.p, a.err = r.rd.Fetch(ctx, a.question[0], a.question[1])
+		return nil
+	})
+	r.ahead = a
+}
+
+// fetchOther is the Fetch of an other question: the answer of the one
+// sent ahead when it is that question, else a request.
+func (r *countReader[T, PT]) fetchOther(ctx context.Context, page, size int) (Page[T], error) {
+	if a := r.ahead; a != nil && a.question == [2]int{page, size} {
+		r.ahead = nil
+		_ = a.g.Wait()
+		a.cancel()
+		return a.p, a.err
+	}
+	return r.rd.Fetch(ctx, page, size)
+}
+
+// dropAhead lets an other question sent ahead and not asked go: its
+// request is cancelled and waited for, its body recycled.
+func (r *countReader[T, PT]) dropAhead() {
+	if a := r.ahead; a != nil {
+		r.ahead = nil
+		a.cancel()
+		_ = a.g.Wait()
+		r.rd.Recycle(a.p.Body)
+	}
 }

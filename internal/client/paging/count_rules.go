@@ -68,9 +68,11 @@ func (r *countReader[T, PT]) keepFresh(page int, p decodedPage[T]) error {
 	return nil
 }
 
-// next plans the pages after a page of n records: after a short page only
-// its confirmation, after a full one as many as slowStart allows.
-func (r *countReader[T, PT]) next(page, n int) pagePlan {
+// next plans the pages after a page of n records, fingerprinted in prints:
+// after a short page only its confirmation (after a short page 1 with the
+// other question its end would ask), after a full one as many as
+// slowStart allows.
+func (r *countReader[T, PT]) next(page, n int, prints []uint64) pagePlan {
 	last := r.rd.MaxPages
 	if n < r.pageSize {
 		// Only the confirmation page, which may go one past the cap.
@@ -80,6 +82,7 @@ func (r *countReader[T, PT]) next(page, n int) pagePlan {
 			// 2 then starts after page 1's last record however a server
 			// that caps count places its pages.
 			r.count = n
+			r.sendAhead(2, prints)
 		}
 		if page == last {
 			last++
@@ -88,19 +91,28 @@ func (r *countReader[T, PT]) next(page, n int) pagePlan {
 	}
 	r.prevShort = false
 	r.fullPages++
-	flight := slowStart(r.fullPages, r.maxInFlight)
-	r.concurrent = r.concurrent || flight > 1
-	return pagePlan{inFlight: flight, last: last}
+	plan := slowStart(r.fullPages, r.maxInFlight)
+	r.concurrent = r.concurrent || plan.inFlight > 1
+	plan.last = last
+	return plan
 }
 
-// slowStart is how many pages may be in flight after full pages came back:
-// one before any (page 1 alone: its size may change the count asked for),
-// maxInFlight after.
-func slowStart(fullPages, maxInFlight int) int {
-	if fullPages == 0 {
-		return 1
+// slowStart is the pages in flight after full pages came back: page 1
+// alone (its size may change the count asked for); then two, and once a
+// page past page 1 came back full all of maxInFlight. Each page keeps its
+// place until handed over while the list may end within the pages out (a
+// freed place would ask a page past the end); once a window of full pages
+// came back, an arrived page gives its place to the next while it decodes.
+func slowStart(fullPages, maxInFlight int) pagePlan {
+	switch {
+	case fullPages == 0:
+		return pagePlan{inFlight: 1}
+	case fullPages == 1:
+		return pagePlan{inFlight: min(2, maxInFlight), keepPlaces: true}
+	case fullPages <= maxInFlight:
+		return pagePlan{inFlight: maxInFlight, keepPlaces: true}
 	}
-	return maxInFlight
+	return pagePlan{inFlight: maxInFlight}
 }
 
 // notPaginatedOrShifted decides what a page 2 identical to a short page 1

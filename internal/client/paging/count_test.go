@@ -14,18 +14,22 @@ import (
 
 func TestSlowStartWindow(t *testing.T) {
 	t.Parallel()
-	var got []int
-	for full := range 8 {
+	var got []pagePlan
+	for _, full := range []int{0, 1, 2, 8, 9, 100} {
 		got = append(got, slowStart(full, 8))
 	}
-	if want := []int{1, 8, 8, 8, 8, 8, 8, 8}; !slices.Equal(got, want) {
+	keep := pagePlan{inFlight: 8, keepPlaces: true}
+	want := []pagePlan{{inFlight: 1}, {inFlight: 2, keepPlaces: true}, keep, keep, {inFlight: 8}, {inFlight: 8}}
+	if !slices.Equal(got, want) {
 		t.Fatalf("windows %v, want %v", got, want)
 	}
-	if w := slowStart(1000, 3); w != 3 {
-		t.Fatalf("window %d over maxInFlight 3", w)
+	if w := slowStart(1000, 3); w.inFlight != 3 {
+		t.Fatalf("window %d over maxInFlight 3", w.inFlight)
 	}
-	if w := slowStart(5, 1); w != 1 {
-		t.Fatalf("window %d with maxInFlight 1", w)
+	for full := range 3 {
+		if w := slowStart(full, 1); w.inFlight != 1 {
+			t.Fatalf("window %d with maxInFlight 1 after %d full pages", w.inFlight, full)
+		}
 	}
 }
 

@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
@@ -121,4 +124,78 @@ func TestRepeatedLieIsRefutedByAnotherQuestion_limit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A one-page read takes two rounds: the other question an empty page 2
+// would need goes out beside page 2, not after its answer. Page 2 here is
+// answered only once that question has been asked (or after a second, and
+// the test fails), one page in flight or four. When page 2 holds records
+// (a server that serves 7 a page whatever is asked), the question sent
+// ahead is let go: the read returns every record, with no fetch running.
+func TestTheOtherQuestionGoesOutBesidePageTwo(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		records, served int
+	}{{7, 10}, {25, 7}} {
+		for _, conc := range []int{1, 4} {
+			list := make([]string, c.records)
+			for i := range list {
+				list[i] = fmt.Sprintf("r%02d", i)
+			}
+			var mu sync.Mutex
+			var asked [][2]int
+			otherAsked := make(chan struct{})
+			var fetching atomic.Int32
+			waitedInVain := false
+			rd := scriptedRead(nil, 10, 100, conc)
+			rd.MaxSize = 100
+			rd.Fetch = func(ctx context.Context, page, size int) (Page[testRecord], error) {
+				fetching.Add(1)
+				defer fetching.Add(-1)
+				mu.Lock()
+				asked = append(asked, [2]int{page, size})
+				mu.Unlock()
+				switch {
+				case page == 2 && size == 6:
+					close(otherAsked)
+					time.Sleep(20 * time.Millisecond) // answered after page 2: a read that drops it waits for it
+				case page == 2 && size == 7:
+					select {
+					case <-otherAsked:
+					case <-time.After(time.Second):
+						waitedInVain = true
+					}
+				}
+				body := testutil.ArrayOf(testutil.PageOf(list, page, min(size, c.served)))
+				recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
+				return Page[testRecord]{Records: recs, Body: body}, err
+			}
+			recs, _, err := ReadCount[testRecord](context.Background(), rd)
+			name := fmt.Sprintf("%d records served %d a page, %d in flight", c.records, c.served, conc)
+			if err != nil || !slices.Equal(ids(recs), list) {
+				t.Fatalf("%s: %v, %v", name, ids(recs), err)
+			}
+			if waitedInVain {
+				t.Errorf("%s: page 2 was answered before the other question was asked; asked %v", name, asked)
+			}
+			if n := fetching.Load(); n != 0 {
+				t.Errorf("%s: the read returned with %d fetches running", name, n)
+			}
+			if want := [][2]int{{1, 10}, {2, 7}, {2, 6}}; c.records == 7 && !slices.Equal(sortedQuestions(asked), want) {
+				t.Errorf("%s: asked %v, want %v", name, asked, want)
+			}
+		}
+	}
+}
+
+// sortedQuestions are questions by page, then by size, largest first.
+func sortedQuestions(qs [][2]int) [][2]int {
+	out := slices.Clone(qs)
+	slices.SortFunc(out, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return b[1] - a[1]
+	})
+	return out
 }

@@ -16,6 +16,10 @@ type pagePlan struct {
 	// inFlight is how many pages may be on the network at once; with 1
 	// the next is sent only once this one is handed over.
 	inFlight int
+	// keepPlaces: a page keeps its place until handed over, so no more
+	// than inFlight pages are out past the page awaited (while the read
+	// may yet end on them).
+	keepPlaces bool
 	// last is the highest page that may be sent.
 	last int
 }
@@ -135,8 +139,8 @@ type sending struct {
 // handed over.
 func (p *pool[R]) sendAllowed(next int, plan pagePlan, maxInFlight int) {
 	flight := min(max(plan.inFlight, 1), maxInFlight)
-	ahead := flight // one page at a time: the next waits for this one's turn
-	if flight > 1 {
+	ahead := flight // the next waits for a page's turn, not its arrival
+	if flight > 1 && !plan.keepPlaces {
 		ahead = 2 * flight // out, decoding or answered, past the page awaited
 	}
 	for last := lastWorthSending(plan.last, p.claims, next); p.sent < last && len(p.onNetwork) < flight && p.sent < next-1+ahead; {

@@ -12,11 +12,12 @@ import (
 )
 
 // A page whose body has arrived gives its place in flight to the next
-// page while it is decoded (Arrived): with 2 places, pages 2 and 3 decode
-// until page 4 has been asked for, which only a freed place can send. A
-// pool that held places through decoding never sends page 4 (each decode
-// then gives up after a second and the test fails); the records still
-// come in page order.
+// page while it is decoded (Arrived), once a window of full pages came
+// back (slowStart): with 2 places, pages 4 and 5 decode until page 6 has
+// been asked for, which only a freed place can send. A pool that held
+// places through decoding never sends page 6 (each decode then gives up
+// after a second and the test fails); the records still come in page
+// order.
 func TestDecodingGivesItsPlaceToTheNextPage(t *testing.T) {
 	t.Parallel()
 	list := make([]string, 60)
@@ -25,21 +26,21 @@ func TestDecodingGivesItsPlaceToTheNextPage(t *testing.T) {
 	}
 	var mu sync.Mutex
 	asked := map[int]bool{}
-	fourAsked := make(chan struct{})
+	sixAsked := make(chan struct{})
 	var waitedInVain []int
 	rd := scriptedRead(nil, 10, 100, 2)
 	rd.Fetch = func(ctx context.Context, page, size int) (Page[testRecord], error) {
 		mu.Lock()
-		if page == 4 && !asked[4] {
-			close(fourAsked)
+		if page == 6 && !asked[6] {
+			close(sixAsked)
 		}
 		asked[page] = true
 		mu.Unlock()
 		body := testutil.ArrayOf(testutil.PageOf(list, page, size))
 		Arrived(ctx)
-		if page == 2 || page == 3 {
-			select { // decoding, until the pool has sent page 4
-			case <-fourAsked:
+		if page == 4 || page == 5 {
+			select { // decoding, until the pool has sent page 6
+			case <-sixAsked:
 			case <-time.After(time.Second):
 				mu.Lock()
 				waitedInVain = append(waitedInVain, page)
@@ -54,7 +55,7 @@ func TestDecodingGivesItsPlaceToTheNextPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(waitedInVain) > 0 {
-		t.Errorf("pages %v decoded while page 4 was not sent: decoding held their places", waitedInVain)
+		t.Errorf("pages %v decoded while page 6 was not sent: decoding held their places", waitedInVain)
 	}
 	if len(recs) != len(list) {
 		t.Fatalf("%d records, want %d", len(recs), len(list))
