@@ -99,6 +99,7 @@ var clientTables = []struct {
 	{"jitter", func([]int, []time.Duration, []int) error { return jitterTable(os.Stdout) }},
 	{"plan-pages", func([]int, []time.Duration, []int) error { return planPagesTable(os.Stdout) }},
 	{"rate-limit", func([]int, []time.Duration, []int) error { return rateLimitTable(os.Stdout) }},
+	{"rounds", func([]int, []time.Duration, []int) error { return roundsTable(os.Stdout) }},
 }
 
 func clientTableNames() string {
