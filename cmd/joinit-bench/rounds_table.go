@@ -24,7 +24,7 @@ const (
 	roundsStatus = 100
 	// roundsRuns is how many plans each latency takes; the best counts,
 	// as in the issue, so that a slow start of terraform does not.
-	roundsRuns = 3
+	roundsRuns = 5
 )
 
 // roundsMemberships are the sandbox sizes (seed 7) whose active members

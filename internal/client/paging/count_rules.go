@@ -98,17 +98,15 @@ func (r *countReader[T, PT]) next(page, n int, prints []uint64) pagePlan {
 }
 
 // slowStart is the pages in flight after full pages came back: page 1
-// alone (its size may change the count asked for); then two, and once a
-// page past page 1 came back full all of maxInFlight. Each page keeps its
-// place until handed over while the list may end within the pages out (a
-// freed place would ask a page past the end); once a window of full pages
-// came back, an arrived page gives its place to the next while it decodes.
+// alone (its size may change the count asked for), then all of
+// maxInFlight. Each page keeps its place until handed over while the list
+// may end within the pages out (a freed place would ask a page past the
+// end); once a window of full pages came back, an arrived page gives its
+// place to the next while it decodes.
 func slowStart(fullPages, maxInFlight int) pagePlan {
 	switch {
 	case fullPages == 0:
 		return pagePlan{inFlight: 1}
-	case fullPages == 1:
-		return pagePlan{inFlight: min(2, maxInFlight), keepPlaces: true}
 	case fullPages <= maxInFlight:
 		return pagePlan{inFlight: maxInFlight, keepPlaces: true}
 	}
