@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
@@ -160,22 +162,41 @@ func claimAt(page, size, maxSize int, sizeKept bool, before, own []uint64) (endC
 	return endClaim{end: start + len(own), from: max(start-size, 0), held: append(slices.Clip(before), own...)}, true
 }
 
+// sentAhead is an other question sent before the answer it tests (a page
+// after a short page 1, countReader.sendAhead), so that the two share a
+// round trip: a one-page read takes two rounds, not three.
+type sentAhead[T any] struct {
+	question [2]int // page, size
+	g        errgroup.Group
+	cancel   context.CancelFunc
+	p        Page[T]
+	err      error
+	taken    bool // by askOther, which recycles its body
+}
+
 // askOther tests a claim with other questions, each a page of rd's
-// endpoint at another size asked through fetch, fingerprinted: confirms,
-// refutes, or unusable when no answer lines up with the read's pages (a
-// server that ignores the size asked); the caller then asks the page
-// itself again.
+// endpoint at another size (ahead's answer, if it is one of them),
+// fingerprinted: confirms, refutes, or unusable when no answer lines up
+// with the read's pages (a server that ignores the size asked); the caller
+// then asks the page itself again.
 func askOther[T any, PT interface {
 	*T
 	Record
-}](ctx context.Context, rd *Read[T], fetch func(context.Context, int, int) (Page[T], error), c endClaim, size int) (verdict, error) {
+}](ctx context.Context, rd *Read[T], c endClaim, size int, ahead *sentAhead[T]) (verdict, error) {
 	need := 1
 	if c.end == 0 {
 		need = 2
 	}
 	confirmed := 0
 	for _, q := range c.otherQuestions(size, rd.MaxSize, otherOpinions) {
-		p, err := fetch(ctx, q[0], q[1])
+		var p Page[T]
+		var err error
+		if ahead != nil && !ahead.taken && ahead.question == q {
+			_ = ahead.g.Wait()
+			p, err, ahead.taken = ahead.p, ahead.err, true
+		} else {
+			p, err = rd.Fetch(ctx, q[0], q[1])
+		}
 		if err != nil {
 			return unusable, err
 		}

@@ -72,7 +72,6 @@ func (r *countReader[T, PT]) step(page int, p decodedPage[T], fetchErr error) (p
 	}
 	first := p.said
 	p, confirmed, err := r.believe(page, p)
-	r.dropAhead() // asked for this page's claim, or of no use
 	if err != nil {
 		return pagePlan{}, err
 	}
@@ -182,7 +181,7 @@ func (r *countReader[T, PT]) beyondEnd(page int, p decodedPage[T]) error {
 // refuted, page is asked again until it answers otherwise, and that answer
 // judged as the first was (once more at most).
 func (r *countReader[T, PT]) confirmEnd(page int, p decodedPage[T], c endClaim, depth int) (decodedPage[T], bool, error) {
-	v, err := askOther[T, PT](r.ctx, r.rd, r.fetchOther, c, r.count)
+	v, err := askOther[T, PT](r.ctx, r.rd, c, r.count, r.ahead)
 	switch {
 	case err != nil:
 		return p, false, err

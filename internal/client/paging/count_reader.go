@@ -5,8 +5,6 @@ import (
 	"errors"
 	"hash/maphash"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
 )
@@ -31,18 +29,6 @@ type closingCheck[T any] struct {
 	at  int
 	p   decodedPage[T]
 	err error
-}
-
-// otherAhead is the end's other question sent beside the page after a
-// short page 1 (countReader.sendAhead): if that page proves empty, the
-// question its claim asks is already out, and a one-page read takes two
-// rounds, not three.
-type otherAhead[T any] struct {
-	question [2]int // page, size
-	g        errgroup.Group
-	cancel   context.CancelFunc
-	p        Page[T]
-	err      error
 }
 
 // countReader holds one pass over a count-style endpoint; each rule is a
@@ -75,7 +61,7 @@ type countReader[T any, PT interface {
 	closing *closingCheck[T]
 	// ahead is the other question sent before its claim; nil when none
 	// is out.
-	ahead *otherAhead[T]
+	ahead *sentAhead[T]
 	// prevPrints fingerprint the records of the last page handed over:
 	// what an other question must repeat before an end at the next page.
 	prevPrints []uint64
@@ -197,7 +183,7 @@ func (r *countReader[T, PT]) sendAhead(page int, before []uint64) {
 		return
 	}
 	ctx, cancel := context.WithCancel(r.ctx)
-	a := &otherAhead[T]{question: qs[0], cancel: cancel}
+	a := &sentAhead[T]{question: qs[0], cancel: cancel}
 	a.g.Go(func() error {
 		a.p, a.err = r.rd.Fetch(ctx, a.question[0], a.question[1])
 		return nil
@@ -205,25 +191,17 @@ func (r *countReader[T, PT]) sendAhead(page int, before []uint64) {
 	r.ahead = a
 }
 
-// fetchOther is the Fetch of an other question: the answer of the one
-// sent ahead when it is that question, else a request.
-func (r *countReader[T, PT]) fetchOther(ctx context.Context, page, size int) (Page[T], error) {
-	if a := r.ahead; a != nil && a.question == [2]int{page, size} {
-		r.ahead = nil
-		_ = a.g.Wait()
-		a.cancel()
-		return a.p, a.err
-	}
-	return r.rd.Fetch(ctx, page, size)
-}
-
-// dropAhead lets an other question sent ahead and not asked go: its
-// request is cancelled and waited for, its body recycled.
+// dropAhead ends the question sent ahead, if any, when the pass does: its
+// request is cancelled and waited for, and its body, unless askOther took
+// it, recycled. It can serve no other claim than the one at page 2, so it
+// is kept until then.
 func (r *countReader[T, PT]) dropAhead() {
 	if a := r.ahead; a != nil {
 		r.ahead = nil
 		a.cancel()
 		_ = a.g.Wait()
-		r.rd.Recycle(a.p.Body)
+		if !a.taken {
+			r.rd.Recycle(a.p.Body)
+		}
 	}
 }

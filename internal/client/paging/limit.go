@@ -144,7 +144,7 @@ func (m *limitReader[T, PT]) step(page int, p limitPage[T], fetchErr error) (pag
 // refuted, page is asked again until it answers otherwise, and that answer
 // believed as any other.
 func (m *limitReader[T, PT]) confirmEnd(page int, p limitPage[T], c endClaim) (limitPage[T], bool, error) {
-	v, err := askOther[T, PT](m.ctx, m.rd, m.rd.Fetch, c, m.rd.Size)
+	v, err := askOther[T, PT](m.ctx, m.rd, c, m.rd.Size, nil)
 	switch {
 	case err != nil:
 		return p, false, err
