@@ -99,15 +99,15 @@ func (r *countReader[T, PT]) next(page, n int, prints []uint64) pagePlan {
 
 // slowStart is the pages in flight after full pages came back: page 1
 // alone (its size may change the count asked for), then all of
-// maxInFlight. Each page keeps its place until handed over while the list
-// may end within the pages out (a freed place would ask a page past the
-// end); once a window of full pages came back, an arrived page gives its
+// maxInFlight. Until a page past page 1 came back full, each keeps its
+// place until handed over: most lists end within them, and a place freed
+// at arrival would ask past their end. Then an arrived page gives its
 // place to the next while it decodes.
 func slowStart(fullPages, maxInFlight int) pagePlan {
-	switch {
-	case fullPages == 0:
+	switch fullPages {
+	case 0:
 		return pagePlan{inFlight: 1}
-	case fullPages <= maxInFlight:
+	case 1:
 		return pagePlan{inFlight: maxInFlight, keepPlaces: true}
 	}
 	return pagePlan{inFlight: maxInFlight}

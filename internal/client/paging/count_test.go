@@ -19,7 +19,7 @@ func TestSlowStartWindow(t *testing.T) {
 		got = append(got, slowStart(full, 8))
 	}
 	keep := pagePlan{inFlight: 8, keepPlaces: true}
-	want := []pagePlan{{inFlight: 1}, keep, keep, keep, {inFlight: 8}, {inFlight: 8}}
+	want := []pagePlan{{inFlight: 1}, keep, {inFlight: 8}, {inFlight: 8}, {inFlight: 8}, {inFlight: 8}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("windows %v, want %v", got, want)
 	}

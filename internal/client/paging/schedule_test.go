@@ -12,8 +12,8 @@ import (
 )
 
 // A page whose body has arrived gives its place in flight to the next
-// page while it is decoded (Arrived), once a window of full pages came
-// back (slowStart): with 2 places, pages 4 and 5 decode until page 6 has
+// page while it is decoded (Arrived), once a page past page 1 came back
+// full (slowStart): with 2 places, pages 4 and 5 decode until page 6 has
 // been asked for, which only a freed place can send. A pool that held
 // places through decoding never sends page 6 (each decode then gives up
 // after a second and the test fails); the records still come in page
