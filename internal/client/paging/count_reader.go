@@ -175,7 +175,7 @@ func refusesPageAfterEnd(err error) bool {
 // that page.
 func (r *countReader[T, PT]) sendAhead(page int, before []uint64) {
 	c, ok := claimAt(page, r.count, r.rd.MaxSize, !r.warnedSize, before, nil)
-	if !ok || c.end == 0 {
+	if !ok {
 		return
 	}
 	qs := c.otherQuestions(r.count, r.rd.MaxSize, 1)
