@@ -56,7 +56,7 @@
 // endpoint's records; oauth, pagination, chaos, ratelimit; faults,
 // deviations, oversize; webhooks, changes; sandbox (the Server), testapi (its
 // public test API and control route), server (New, the one routing table,
-// ServeHTTP).
+// ServeHTTP), fortest (StartForTest, the one way a test starts a sandbox).
 package sandbox
 
 import (
