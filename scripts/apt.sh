@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the install-*.sh scripts: apt_install NAME PACKAGE... installs
 # Debian's (or Ubuntu's) packages with apt-get, as root or through sudo,
 # and says so as NAME.

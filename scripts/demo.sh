@@ -18,7 +18,7 @@ echo "==> starting the sandbox"
 . "$root/scripts/sandbox.sh"
 cd "$root"
 start_sandbox "$work" -seed 42 -memberships 250 -payments 120 -groups 8 -org-metrics 24
-base_url=$sandbox_url
+base_url=$(cat "$work/url")
 echo "    sandbox at $base_url"
 
 "$work/bin/terraform-provider-joinit" -dev-overrides >"$work/dev.tfrc"

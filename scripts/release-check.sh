@@ -35,8 +35,14 @@ echo "==> goreleaser check"
 "$goreleaser" check
 
 echo "==> snapshot release of $(go env GOOS)_$(go env GOARCH) from .goreleaser.yml (unsigned)"
-(cd tools/goreleaser && go test ./releasecheck -count=1 >"$work/releasecheck-test.log" 2>&1 || { cat "$work/releasecheck-test.log" >&2; exit 1; }
-  go build -o "$work/releasecheck" ./releasecheck)
+(
+  cd tools/goreleaser
+  if ! go test ./releasecheck -count=1 >"$work/releasecheck-test.log" 2>&1; then
+    cat "$work/releasecheck-test.log" >&2
+    exit 1
+  fi
+  go build -o "$work/releasecheck" ./releasecheck
+)
 "$work/releasecheck" host-config -in .goreleaser.yml -out "$work/goreleaser.host.yml" -dist "$work/dist"
 "$goreleaser" release --snapshot --clean --skip=sign --config "$work/goreleaser.host.yml" >"$work/goreleaser.log" 2>&1 || {
   cat "$work/goreleaser.log" >&2
@@ -107,6 +113,7 @@ echo "==> sandbox"
 # shellcheck source=scripts/sandbox.sh
 . "$root/scripts/sandbox.sh"
 start_sandbox "$work" -v
+sandbox_url=$(cat "$work/url")
 
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 export JOINIT_BASE_URL=$sandbox_url JOINIT_ACCESS_TOKEN=sandbox-token

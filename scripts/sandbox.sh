@@ -1,8 +1,10 @@
+# shellcheck shell=bash
 # Sourced by the scripts that plan against the API sandbox (demo.sh,
-# release-check.sh): start_sandbox DIR [FLAGS...] builds joinit-sandbox into
-# DIR, starts it on a free loopback port with FLAGS, stops it when the
-# script exits, and waits for its address; it sets sandbox_url, and the
-# sandbox's stderr is DIR/sandbox.log.
+# relay-demo.sh, release-check.sh): start_sandbox DIR [FLAGS...] builds
+# joinit-sandbox into DIR, starts it on a free loopback port with FLAGS,
+# stops it when the script exits, and returns once the sandbox has written
+# its base URL to DIR/url (read it from there); the sandbox's stderr is
+# DIR/sandbox.log.
 start_sandbox() {
   local dir=$1
   shift
@@ -16,5 +18,4 @@ start_sandbox() {
     sleep 0.1
   done
   [ -s "$dir/url" ] || { echo "the sandbox did not report its address" >&2; exit 1; }
-  sandbox_url=$(cat "$dir/url")
 }
