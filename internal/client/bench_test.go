@@ -47,9 +47,7 @@ func BenchmarkDecodeMembershipPageLean(b *testing.B) {
 // BenchmarkReadMemberships reads 100,000 memberships from the sandbox with
 // no latency: the client's CPU cost of a large read.
 func BenchmarkReadMemberships100k(b *testing.B) {
-	sb := sandbox.New(sandbox.Options{Seed: 1, Memberships: 100_000})
-	url := sb.Start()
-	defer sb.Close()
+	_, url := sandbox.StartForTest(b, sandbox.Options{Seed: 1, Memberships: 100_000})
 	b.ReportAllocs()
 	for b.Loop() {
 		c, err := New(Config{BaseURL: url, Token: sandbox.DefaultToken})
@@ -67,9 +65,7 @@ func BenchmarkReadMemberships100k(b *testing.B) {
 // memberships, with and without the organization guard, which decodes
 // organization_id of every record and compares it: the guard's cost.
 func BenchmarkReadMembershipSummaries100k(b *testing.B) {
-	sb := sandbox.New(sandbox.Options{Seed: 1, Memberships: 100_000})
-	url := sb.Start()
-	defer sb.Close()
+	sb, url := sandbox.StartForTest(b, sandbox.Options{Seed: 1, Memberships: 100_000})
 	var first struct {
 		Org string `json:"organization_id"`
 	}

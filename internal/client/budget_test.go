@@ -77,7 +77,7 @@ func checkWeighs[T any, PT interface {
 // field added to a record and forgotten there goes red here.
 func TestWeighCountsEveryField(t *testing.T) {
 	t.Parallel()
-	_, u := startSandbox(t, sandbox.Options{Seed: 7, Memberships: 300, Payments: 200, Groups: 30, OrgMetrics: 30})
+	_, u := sandbox.StartForTest(t, sandbox.Options{Seed: 7, Memberships: 300, Payments: 200, Groups: 30, OrgMetrics: 30})
 	c := newClient(t, Config{BaseURL: u})
 	ctx := context.Background()
 	raw := ListOptions{KeepRaw: true}
@@ -127,7 +127,7 @@ func countNested(ms []Membership) (profiles, answers int) {
 // the budget error the read must fail with.
 func budgetError(t *testing.T, cfg Config, f sandbox.Faults, q MembershipQuery) *BudgetError {
 	t.Helper()
-	_, u := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: f})
+	_, u := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: f})
 	cfg.BaseURL = u
 	c := newClient(t, cfg)
 	ms, err := c.Memberships(context.Background(), q)
@@ -160,7 +160,7 @@ func TestServerThatPagesForeverFailsAtTheBudget(t *testing.T) {
 func TestHugePageAndBloatedRecordFailAtTheBudget(t *testing.T) {
 	t.Parallel()
 	width := len(jsonFields(reflect.TypeFor[Membership]()))
-	s, u := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{HugePage: 200_000}})
+	s, u := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{HugePage: 200_000}})
 	_, err := newClient(t, Config{BaseURL: u, MaxValues: 1_000_000}).Memberships(context.Background(), MembershipQuery{})
 	over, ok := errors.AsType[*BudgetError](err)
 	// Decoding stops at the first record the whole budget cannot hold,
@@ -175,7 +175,7 @@ func TestHugePageAndBloatedRecordFailAtTheBudget(t *testing.T) {
 		t.Fatalf("%+v; want the first record, holding four million values", *over)
 	}
 	// A record of 2,000 answers (8,000 values and its fields) is not refused.
-	_, u = startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatAnswers: 2_000}})
+	_, u = sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatAnswers: 2_000}})
 	if ms, err := newClient(t, Config{BaseURL: u}).Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 40 {
 		t.Fatalf("2,000 custom answers: %d records, %v", len(ms), err)
 	}
@@ -195,7 +195,7 @@ func TestTextPastMaxBytesFails(t *testing.T) {
 // the field and the record.
 func TestDeepJSONTextFails(t *testing.T) {
 	t.Parallel()
-	s, u := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatDepth: 9000}})
+	s, u := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatDepth: 9000}})
 	c := newClient(t, Config{BaseURL: u})
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
 	if err == nil || !strings.Contains(err.Error(), `record 1: field "profile.address": the value nests 9000 levels`) {
@@ -205,7 +205,7 @@ func TestDeepJSONTextFails(t *testing.T) {
 		t.Fatalf("%d requests; want page 1 asked once (the same answer would be refused again)", n)
 	}
 	t.Log(err)
-	_, u = startSandbox(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatDepth: MaxJSONTextDepth}})
+	_, u = sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 40, Faults: sandbox.Faults{BloatDepth: MaxJSONTextDepth}})
 	if ms, err := newClient(t, Config{BaseURL: u}).Memberships(context.Background(), MembershipQuery{}); err != nil || len(ms) != 40 {
 		t.Fatalf("an address %d levels deep: %d records, %v", MaxJSONTextDepth, len(ms), err)
 	}
@@ -216,7 +216,7 @@ func TestDeepJSONTextFails(t *testing.T) {
 //
 //	go test ./internal/client -run '^$' -bench WeighMembership
 func BenchmarkWeighMembership(b *testing.B) {
-	_, u := startSandbox(b, sandbox.Options{Seed: 7, Memberships: 1000})
+	_, u := sandbox.StartForTest(b, sandbox.Options{Seed: 7, Memberships: 1000})
 	ms, err := newClient(b, Config{BaseURL: u}).Memberships(context.Background(), MembershipQuery{})
 	if err != nil {
 		b.Fatal(err)

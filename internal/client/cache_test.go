@@ -12,7 +12,7 @@ import (
 
 func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 250, Payments: 30, Groups: 10, OrgMetrics: 30})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 250, Payments: 30, Groups: 10, OrgMetrics: 30})
 	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1})
 	ctx := context.Background()
 	q := MembershipQuery{ListOptions: ListOptions{PageSize: 100}}
@@ -116,7 +116,7 @@ func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
 
 func TestConcurrentIdenticalReadsShareOneFetch(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 45, Faults: sandbox.Faults{Latency: 30 * time.Millisecond}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 45, Faults: sandbox.Faults{Latency: 30 * time.Millisecond}})
 	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1})
 	want := rawIDs(t, sb.MembershipsJSON(nil))
 	var wg sync.WaitGroup
@@ -141,7 +141,7 @@ func TestConcurrentIdenticalReadsShareOneFetch(t *testing.T) {
 
 func TestErrorsAreNotCached(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{ServerErrors: 1}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{ServerErrors: 1}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
 	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err == nil {
 		t.Fatal("first read should fail")
@@ -160,7 +160,7 @@ func TestErrorsAreNotCached(t *testing.T) {
 func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 	t.Parallel()
 	// Pages slow enough that the read outlasts the second caller's joining.
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 20, Faults: sandbox.Faults{Latency: 500 * time.Millisecond}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 20, Faults: sandbox.Faults{Latency: 500 * time.Millisecond}})
 	c := newClient(t, Config{BaseURL: base})
 	q := MembershipQuery{ListOptions: ListOptions{PageSize: 10}}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -200,7 +200,7 @@ func TestOneCallerCancellingDoesNotFailOthers(t *testing.T) {
 // concurrent identical reads still share one fetch. Small results are kept.
 func TestLargeResultsAreNotRetained(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 12, Payments: 3, OrgMetrics: 12,
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 12, Payments: 3, OrgMetrics: 12,
 		Faults: sandbox.Faults{Latency: 50 * time.Millisecond}})
 	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1})
 	c.cache.retainUpTo = 5

@@ -34,7 +34,7 @@ var chaosSizes = []int{0, 7, 10, 30, 37, 41}
 // the run; what went wrong is described for the log.
 func chaosRun(t *testing.T, seed uint64, share float64, lies bool) (chaosOutcome, string) {
 	size := func(k int) int { return chaosSizes[(int(seed)+k)%len(chaosSizes)] }
-	sb, base := startSandbox(t, sandbox.Options{Seed: int64(seed), Memberships: size(0), Payments: size(1), Groups: size(2), OrgMetrics: size(3),
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: int64(seed), Memberships: size(0), Payments: size(1), Groups: size(2), OrgMetrics: size(3),
 		Faults: sandbox.Faults{Chaos: sandbox.Chaos{Seed: seed, Share: share, Lies: lies}}})
 	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 4})
 	ctx := context.Background()

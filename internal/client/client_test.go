@@ -14,7 +14,7 @@ import (
 
 func TestBearerTokenOnEveryRequest(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Token: testToken, Memberships: 25, Payments: 9, Groups: 4, OrgMetrics: 7})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Token: testToken, Memberships: 25, Payments: 9, Groups: 4, OrgMetrics: 7})
 	c := newClient(t, Config{BaseURL: base, Token: testToken, MaxConcurrency: 3})
 	ctx := context.Background()
 	if _, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 4}}); err != nil {
@@ -68,7 +68,7 @@ func TestExactAuthorizationHeader(t *testing.T) {
 
 func TestWrongTokenIs401WithoutTheToken(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, OrgMetrics: 2})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, OrgMetrics: 2})
 	const wrong = "wrong-token-9c1e-DO-NOT-PRINT"
 	c := newClient(t, Config{BaseURL: base, Token: wrong})
 	_, err := c.Memberships(context.Background(), MembershipQuery{})

@@ -103,7 +103,7 @@ func TestNewRejectsPlainHTTPToNonLoopback(t *testing.T) {
 
 func TestNewSendsNoRequest(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5})
 	if _, err := New(Config{BaseURL: base, Token: sandbox.DefaultToken}); err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +161,8 @@ func TestConfigDefaults(t *testing.T) {
 
 func TestBaseURLWithPathPrefix(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 30, Payments: 7, Groups: 3, OrgMetrics: 4, PathPrefix: "/proxy/joinit"})
-	c := newClient(t, Config{BaseURL: base + "/proxy/joinit/"})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 30, Payments: 7, Groups: 3, OrgMetrics: 4, PathPrefix: "/proxy/joinit"})
+	c := newClient(t, Config{BaseURL: base + "/"})
 	ctx := context.Background()
 	ms, err := c.Memberships(ctx, MembershipQuery{})
 	if err != nil {
@@ -188,7 +188,7 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 	}
 
 	// Without the prefix the same server has no such endpoint.
-	c2 := newClient(t, Config{BaseURL: base})
+	c2 := newClient(t, Config{BaseURL: strings.TrimSuffix(base, "/proxy/joinit")})
 	_, err = c2.Memberships(ctx, MembershipQuery{})
 	ae := requireAPIError(t, err, http.StatusNotFound)
 	if !strings.Contains(ae.Error(), "no such endpoint") {
@@ -199,7 +199,7 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 func TestEndpointPathOverrides(t *testing.T) {
 	t.Parallel()
 	paths := sandbox.Paths{apispec.EndpointMemberships: "/v9/members", apispec.EndpointPayments: "/v9/pay", apispec.EndpointGroups: "/v9/teams", apispec.EndpointOrgMetrics: "/reports/metrics"}
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 12, Payments: 5, Groups: 2, OrgMetrics: 3, Paths: paths})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 12, Payments: 5, Groups: 2, OrgMetrics: 3, Paths: paths})
 	c := newClient(t, Config{BaseURL: base, Paths: paths})
 	ctx := context.Background()
 	ms, err := c.Memberships(ctx, MembershipQuery{})
@@ -266,7 +266,7 @@ func TestSamePathForTwoEndpoints(t *testing.T) {
 
 func TestPageSizeOutOfRange(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 3})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 3})
 	c := newClient(t, Config{BaseURL: base})
 	ctx := context.Background()
 	for _, size := range []int{-1, apispec.CountPaging.MaxSize + 1, 5000} {

@@ -24,7 +24,7 @@ func TestCountPagingRequestCounts(t *testing.T) {
 	for _, n := range []int{0, 1, 999, 1000, 1001, 2500, 3000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			t.Parallel()
-			sb, base := startSandbox(t, sandbox.Options{Seed: int64(n), Memberships: n, Payments: n, Groups: n})
+			sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: int64(n), Memberships: n, Payments: n, Groups: n})
 			want := expectedRequests(n, apispec.CountPaging.MaxSize)
 			for _, conc := range []int{1, 4} {
 				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
@@ -120,7 +120,7 @@ func TestCountPagingSmallPageSizes(t *testing.T) {
 		for _, conc := range []int{1, 3} {
 			// A fresh server each time: requests a concurrent read cancelled
 			// can still arrive after it returned.
-			sb, base := startSandbox(t, sandbox.Options{Memberships: 47})
+			sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 47})
 			c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
 			ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: size}})
 			if err != nil {
@@ -141,7 +141,7 @@ func TestCountPagingSmallPageSizes(t *testing.T) {
 
 func TestStatusFilterOnEveryPage(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 3000})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 3000})
 	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 4})
 	active := 100
 	want := sb.MembershipsJSON(&active)

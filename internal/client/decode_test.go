@@ -88,7 +88,7 @@ func jsonTextOf(t *testing.T, jv json.RawMessage) string {
 
 func TestSandboxRecordsDecodeFaithfully(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Seed: 7, Memberships: 300, Payments: 120, Groups: 40, OrgMetrics: 30})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 7, Memberships: 300, Payments: 120, Groups: 40, OrgMetrics: 30})
 	c := newClient(t, Config{BaseURL: base})
 	ctx := context.Background()
 	ms, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{KeepRaw: true}})
@@ -180,7 +180,7 @@ func TestSandboxRecordsDecodeFaithfully(t *testing.T) {
 
 func TestRawJSONOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 20, Payments: 20, Groups: 20, OrgMetrics: 20})
+	_, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 20, Payments: 20, Groups: 20, OrgMetrics: 20})
 	c := newClient(t, Config{BaseURL: base})
 	ctx := context.Background()
 	ms, err := c.Memberships(ctx, MembershipQuery{})

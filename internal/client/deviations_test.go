@@ -33,7 +33,7 @@ func TestInsertedRecordsShiftPages(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sb, base := startSandbox(t, sandbox.Options{Memberships: 95, Payments: 95, Groups: 95,
+			sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 95, Payments: 95, Groups: 95,
 				Faults: sandbox.Faults{InsertAfterPage: tc.after, InsertCount: tc.count}})
 			before := [][]string{rawIDs(t, sb.MembershipsJSON(nil)), rawIDs(t, sb.PaymentsJSON()), rawIDs(t, sb.GroupsJSON())}
 			log := &recordingLogger{}
@@ -85,7 +85,7 @@ func TestInsertedRecordsShiftPages(t *testing.T) {
 func TestServerPageSizeBelowAsked(t *testing.T) {
 	t.Parallel()
 	for _, conc := range []int{1, 4} {
-		sb, base := startSandbox(t, sandbox.Options{Seed: 11, Memberships: 2345, Faults: sandbox.Faults{PageSizeCap: 250}})
+		sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 11, Memberships: 2345, Faults: sandbox.Faults{PageSizeCap: 250}})
 		log := &recordingLogger{}
 		c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc, Logger: log})
 		ms, err := c.Memberships(context.Background(), MembershipQuery{})
@@ -111,7 +111,7 @@ func TestServerPageSizeBelowAsked(t *testing.T) {
 // An endpoint that ignores count and serves its default of 50.
 func TestServerIgnoresCount(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Seed: 12, Payments: 1234, Groups: 130,
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 12, Payments: 1234, Groups: 130,
 		Faults: sandbox.Faults{IgnoreCount: []string{sandbox.EndpointPayments, sandbox.EndpointGroups}}})
 	c := newClient(t, Config{BaseURL: base})
 	ps, err := c.Payments(context.Background(), ListOptions{})
@@ -128,7 +128,7 @@ func TestServerIgnoresCount(t *testing.T) {
 	// limit before the last make the read confirm the end past totalPages.
 	// Page 1 (short before totalPages) and page 6 (the short last page) are
 	// asked twice: 7 pages, 9 requests.
-	sb2, base2 := startSandbox(t, sandbox.Options{Seed: 12, OrgMetrics: 130, Faults: sandbox.Faults{IgnoreCount: []string{sandbox.EndpointOrgMetrics}}})
+	sb2, base2 := sandbox.StartForTest(t, sandbox.Options{Seed: 12, OrgMetrics: 130, Faults: sandbox.Faults{IgnoreCount: []string{sandbox.EndpointOrgMetrics}}})
 	om, err := newClient(t, Config{BaseURL: base2}).OrgMetrics(context.Background(), ListOptions{})
 	if err != nil || len(om.Results) != 130 || om.TotalPages != 6 || sb2.Requests("org_metrics") != 9 {
 		t.Fatalf("org metrics ignoring limit: %d results, totalPages %d, %d requests, %v", len(om.Results), om.TotalPages, sb2.Requests("org_metrics"), err)
@@ -144,7 +144,7 @@ func TestPageAfterTheEndRefused(t *testing.T) {
 	for _, status := range []int{http.StatusBadRequest, http.StatusNotFound, http.StatusRequestedRangeNotSatisfiable} {
 		for _, n := range []int{95, 100} {
 			for _, conc := range []int{1, 4} {
-				sb, base := startSandbox(t, sandbox.Options{Seed: 13, Memberships: n, Faults: sandbox.Faults{PastEndStatus: status}})
+				sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 13, Memberships: n, Faults: sandbox.Faults{PastEndStatus: status}})
 				log := &recordingLogger{}
 				c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc, Logger: log})
 				ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
@@ -189,7 +189,7 @@ func TestPageAfterTheEndRefused(t *testing.T) {
 func TestOutOfOrderInsertIsReadAgain(t *testing.T) {
 	t.Parallel()
 	for _, conc := range []int{1, 4} {
-		sb, base := startSandbox(t, sandbox.Options{Seed: 14, Memberships: 2345,
+		sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 14, Memberships: 2345,
 			Faults: sandbox.Faults{OutOfOrderInsertPage: 2, InsertCount: 7, OutOfOrderWait: 300 * time.Millisecond}})
 		before := rawIDs(t, sb.MembershipsJSON(nil))
 		log := &recordingLogger{}
@@ -222,7 +222,7 @@ func TestOutOfOrderInsertIsReadAgain(t *testing.T) {
 // hands a module expired ones.
 func TestStatusFilterIgnoredByServer(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Seed: 16, Memberships: 700, Faults: sandbox.Faults{IgnoreStatusFilter: true}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 16, Memberships: 700, Faults: sandbox.Faults{IgnoreStatusFilter: true}})
 	log := &recordingLogger{}
 	c := newClient(t, Config{BaseURL: base, Logger: log})
 	active := 100
@@ -294,7 +294,7 @@ func TestServerPlacesPagesByAskedCount(t *testing.T) {
 func TestRecordsRemovedFromPageOneDuringARead(t *testing.T) {
 	t.Parallel()
 	for _, nc := range []int{4, 1} {
-		sb, base := startSandbox(t, sandbox.Options{Memberships: 95, Faults: sandbox.Faults{RemoveAfterPage: 3, RemoveCount: 2}})
+		sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 95, Faults: sandbox.Faults{RemoveAfterPage: 3, RemoveCount: 2}})
 		before := rawIDs(t, sb.MembershipsJSON(nil))
 		log := &recordingLogger{}
 		c := newClient(t, Config{BaseURL: base, MaxConcurrency: nc, Logger: log})

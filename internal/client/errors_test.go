@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
@@ -30,7 +31,7 @@ func closedAddress(t *testing.T) string {
 // endpoint_paths attribute.
 func TestNotFoundShowsURLAndEndpointPath(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Payments: 3})
+	_, base := sandbox.StartForTest(t, sandbox.Options{Payments: 3})
 	c := newClient(t, Config{BaseURL: base, Paths: Paths{apispec.EndpointPayments: "/api/v1/no-such-payments"}})
 	_, err := c.Payments(context.Background(), ListOptions{PageSize: 10})
 	requireAPIError(t, err, http.StatusNotFound)
@@ -52,7 +53,7 @@ func TestNotFoundShowsURLAndEndpointPath(t *testing.T) {
 // Retries used up on a server error say over how long, too.
 func TestRetriesUsedUpSayOverHowLong(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Groups: 3, Faults: sandbox.Faults{ServerErrors: 5, ServerErrorStatus: http.StatusBadGateway}})
+	_, base := sandbox.StartForTest(t, sandbox.Options{Groups: 3, Faults: sandbox.Faults{ServerErrors: 5, ServerErrorStatus: http.StatusBadGateway}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
 	_, err := c.Groups(context.Background(), ListOptions{})
 	ae := requireAPIError(t, err, http.StatusBadGateway)
@@ -66,18 +67,28 @@ func TestRetriesUsedUpSayOverHowLong(t *testing.T) {
 // timed out.
 func TestQueuedRequestIsNotTimedOut(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: time.Second}})
-	// Each request takes 1 s of its 1.5 s; the second waits 2 s or more for
-	// its place, which a limit taken from the wait would not survive.
-	c := newClient(t, Config{BaseURL: base, MaxConcurrency: 1, Timeout: 1500 * time.Millisecond, MaxRetries: NoRetries})
-	errs := make(chan error, 2)
-	go func() { _, err := c.Memberships(context.Background(), MembershipQuery{}); errs <- err }()
-	go func() { _, err := c.Payments(context.Background(), ListOptions{}); errs <- err }()
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
+	// On the bubble's clock each request takes exactly 1 s of its 1.5 s,
+	// and the second read's first request waits 1 s for its place: 2 s from
+	// the wait, which a limit taken from the wait would not survive. The
+	// reads start together, each request the other's waits behind.
+	synctest.Test(t, func(t *testing.T) {
+		sb := sandbox.New(sandbox.Options{Memberships: 5, Payments: 5, Faults: sandbox.Faults{Latency: time.Second}})
+		c := newClient(t, Config{BaseURL: inProcessURL, network: inProcess{sb}, MaxConcurrency: 1, Timeout: 1500 * time.Millisecond, MaxRetries: NoRetries})
+		errs := make(chan error, 2)
+		start := time.Now()
+		go func() { _, err := c.Memberships(context.Background(), MembershipQuery{}); errs <- err }()
+		go func() { _, err := c.Payments(context.Background(), ListOptions{}); errs <- err }()
+		for _, err := range []error{<-errs, <-errs} {
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
+		// Every request waited for the one before it: the reads took their
+		// requests' latency end to end, so some request waited over 1.5 s.
+		if n, took := sb.Requests(""), time.Since(start); took != time.Duration(n)*time.Second || n < 4 {
+			t.Fatalf("%d requests in %v: they did not wait for each other's places", n, took)
+		}
+	})
 }
 
 // Only a 404 of page 1 says the endpoint does not exist: a later page of an

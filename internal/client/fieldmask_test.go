@@ -131,7 +131,7 @@ func TestMaskedDecodeErrors(t *testing.T) {
 // must not answer a full read with a lean one's records.
 func TestMaskedReadsAreCachedApart(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 9, Memberships: 30, Payments: 10})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 9, Memberships: 30, Payments: 10})
 	c := newClient(t, Config{BaseURL: url, Token: sandbox.DefaultToken})
 	ctx := context.Background()
 	lean, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{Fields: []string{"email"}}})
@@ -155,7 +155,7 @@ func TestMaskedReadsAreCachedApart(t *testing.T) {
 // when asked for; they agree with the full read.
 func TestMembershipSummaries(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 10, Memberships: 45})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 10, Memberships: 45})
 	c := newClient(t, Config{BaseURL: url, Token: sandbox.DefaultToken})
 	ctx := context.Background()
 	full, err := c.Memberships(ctx, MembershipQuery{ListOptions: ListOptions{PageSize: 10}})

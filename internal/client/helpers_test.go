@@ -24,13 +24,30 @@ import (
 // enough that finding it anywhere in an error or a log line is a leak.
 const testToken = "tok-3f9a-SECRET-b71c-e2d0"
 
-// startSandbox starts an API sandbox on loopback and stops it with the test.
-func startSandbox(t testing.TB, opts sandbox.Options) (*sandbox.Server, string) {
+// questionsAsked is every question the sandbox was asked, as "page P count
+// C" (or "page P limit L"), sorted. It waits until every request that
+// arrived has been answered and logged (the sandbox logs a request once its
+// answer is written, which can be after the client has read it), so a test
+// sees the whole of what was asked rather than what happened to be logged.
+// A request that the client cancelled before it reached the server was never
+// asked, and is not here.
+func questionsAsked(t testing.TB, sb *sandbox.Server) []string {
 	t.Helper()
-	s := sandbox.New(opts)
-	u := s.Start()
-	t.Cleanup(s.Close)
-	return s, u
+	var log []sandbox.RequestRecord
+	testutil.Eventually(t, "every request that arrived logged", func() bool {
+		log = sb.RequestLog()
+		return len(log) == sb.Requests("")
+	})
+	out := make([]string, len(log))
+	for i, r := range log {
+		size := "count " + r.Query.Get("count")
+		if r.Query.Has("limit") {
+			size = "limit " + r.Query.Get("limit")
+		}
+		out[i] = "page " + r.Query.Get("page") + " " + size
+	}
+	slices.Sort(out)
+	return out
 }
 
 // newClient builds a client with fast retries; fields set in cfg win.
@@ -64,34 +81,45 @@ type arrival struct {
 	query url.Values
 }
 
-// fakeAPI is an httptest server driven by a per-request function, which
-// records every request it receives before answering.
+// fakeAPI is an API driven by a per-request function, which records every
+// request it receives before answering: on loopback (newFakeAPI), or in
+// process for a test on synctest's clock (newFakeAPIInProcess).
 type fakeAPI struct {
-	*httptest.Server
+	URL      string
+	h        func(w http.ResponseWriter, r *http.Request, a arrival)
 	mu       sync.Mutex
 	arrivals []arrival
 }
 
 func newFakeAPI(t testing.TB, h func(w http.ResponseWriter, r *http.Request, a arrival)) *fakeAPI {
 	t.Helper()
-	f := &fakeAPI{}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		a := arrival{at: time.Now(), path: r.URL.Path, auth: r.Header.Get("Authorization"), query: q}
-		a.page, _ = strconv.Atoi(q.Get("page"))
-		if v := q.Get("count"); v != "" {
-			a.size, _ = strconv.Atoi(v)
-		} else {
-			a.size, _ = strconv.Atoi(q.Get("limit"))
-		}
-		f.mu.Lock()
-		a.seq = len(f.arrivals) + 1
-		f.arrivals = append(f.arrivals, a)
-		f.mu.Unlock()
-		h(w, r, a)
-	}))
-	t.Cleanup(f.Close)
+	f := &fakeAPI{h: h}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	f.URL = srv.URL
 	return f
+}
+
+// newFakeAPIInProcess is the same API served through inProcess{f}, with no
+// socket: the client's Config.network for a test inside synctest.Test.
+func newFakeAPIInProcess(h func(w http.ResponseWriter, r *http.Request, a arrival)) *fakeAPI {
+	return &fakeAPI{URL: inProcessURL, h: h}
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	a := arrival{at: time.Now(), path: r.URL.Path, auth: r.Header.Get("Authorization"), query: q}
+	a.page, _ = strconv.Atoi(q.Get("page"))
+	if v := q.Get("count"); v != "" {
+		a.size, _ = strconv.Atoi(v)
+	} else {
+		a.size, _ = strconv.Atoi(q.Get("limit"))
+	}
+	f.mu.Lock()
+	a.seq = len(f.arrivals) + 1
+	f.arrivals = append(f.arrivals, a)
+	f.mu.Unlock()
+	f.h(w, r, a)
 }
 
 func (f *fakeAPI) log() []arrival {

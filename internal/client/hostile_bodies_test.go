@@ -16,7 +16,7 @@ import (
 func TestNonJSONPage(t *testing.T) {
 	t.Parallel()
 	for _, page := range []int{1, 3} {
-		sb, base := startSandbox(t, sandbox.Options{Memberships: 50, OrgMetrics: 50, Faults: sandbox.Faults{NonJSONPage: page}})
+		sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 50, OrgMetrics: 50, Faults: sandbox.Faults{NonJSONPage: page}})
 		c := newClient(t, Config{BaseURL: base})
 		ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
 		if ms != nil {
@@ -56,7 +56,7 @@ func TestNonJSONPage(t *testing.T) {
 
 func TestTruncatedPage(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 30, Payments: 30, Groups: 30, OrgMetrics: 30, Faults: sandbox.Faults{TruncatedPage: 2}})
+	_, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 30, Payments: 30, Groups: 30, OrgMetrics: 30, Faults: sandbox.Faults{TruncatedPage: 2}})
 	c := newClient(t, Config{BaseURL: base})
 	ctx := context.Background()
 	opts := ListOptions{PageSize: 10}
@@ -75,7 +75,7 @@ func TestTruncatedPage(t *testing.T) {
 
 func TestBodyOverCap(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 40})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 40})
 	c := newClient(t, Config{BaseURL: base, MaxBodyBytes: 4096})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{})
 	if ms != nil {

@@ -12,7 +12,7 @@ import (
 
 func TestLoggerSeesFetchesAndRetriesNeverTheToken(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Token: testToken, Memberships: 25, OrgMetrics: 3,
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Token: testToken, Memberships: 25, OrgMetrics: 3,
 		Faults: sandbox.Faults{ServerErrors: 1, ServerErrorStatus: 502, OnlyPages: []int{2}}})
 	log := &recordingLogger{}
 	c := newClient(t, Config{BaseURL: base, Token: testToken, Logger: log, MaxConcurrency: 1})

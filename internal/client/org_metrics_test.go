@@ -53,7 +53,7 @@ func TestOrgMetricsPaging(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%d/%d", tc.n, tc.size), func(t *testing.T) {
 			t.Parallel()
-			sb, base := startSandbox(t, sandbox.Options{OrgMetrics: tc.n})
+			sb, base := sandbox.StartForTest(t, sandbox.Options{OrgMetrics: tc.n})
 			wantKeys := rawMetricKeys(t, sb.OrgMetricsJSON())
 			// Every page, and the other question of the answer that ends
 			// the read when no other page confirms it: a short last page,

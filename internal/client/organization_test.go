@@ -53,7 +53,7 @@ var guardReads = []struct {
 
 func TestOrganizationGuardPassesTheConfiguredOrganization(t *testing.T) {
 	t.Parallel()
-	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
 	guarded := newClient(t, Config{BaseURL: url, OrganizationID: s.OrganizationID()})
 	open := newClient(t, Config{BaseURL: url})
 	for _, r := range guardReads {
@@ -70,7 +70,7 @@ func TestOrganizationGuardPassesTheConfiguredOrganization(t *testing.T) {
 
 func TestOrganizationGuardFailsEveryReadOfAnotherOrganization(t *testing.T) {
 	t.Parallel()
-	s, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 30, Payments: 12, Groups: 5, OrgMetrics: 7})
 	actual := s.OrganizationID()
 	c := newClient(t, Config{BaseURL: url, OrganizationID: "org-production"})
 	for _, r := range guardReads {

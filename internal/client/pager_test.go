@@ -38,7 +38,7 @@ func TestCancelReturnsPromptly(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sb, base := startSandbox(t, sandbox.Options{Memberships: 60, Faults: tc.faults})
+			sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 60, Faults: tc.faults})
 			// The attempt's timeout far above the bound: only the cancel can end the read in time.
 			c := newClient(t, Config{BaseURL: base, MaxConcurrency: 2, Timeout: 10 * time.Minute})
 			ctx, cancel := context.WithCancel(context.Background())
@@ -58,7 +58,7 @@ func TestCancelReturnsPromptly(t *testing.T) {
 
 func TestCancelDuringRetryAfterPause(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "120"}})
+	_, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "120"}})
 	c := newClient(t, Config{BaseURL: base, MaxRetryWait: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
@@ -74,7 +74,7 @@ func TestCancelDuringRetryAfterPause(t *testing.T) {
 
 func TestCancelDuringBackoff(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{ServerErrors: 100}})
+	_, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{ServerErrors: 100}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 10, RetryWaitMin: 2 * time.Minute, RetryWaitMax: 2 * time.Minute, MaxRetryWait: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
@@ -90,7 +90,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 
 func TestDeadlineExceeded(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, OrgMetrics: 5, Faults: sandbox.Faults{Latency: 2 * time.Minute}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, OrgMetrics: 5, Faults: sandbox.Faults{Latency: 2 * time.Minute}})
 	c := newClient(t, Config{BaseURL: base, Timeout: 10 * time.Minute})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -105,7 +105,7 @@ func TestDeadlineExceeded(t *testing.T) {
 // A cancelled read is not cached: the next caller reads again.
 func TestCancelledReadIsNotCached(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{Latency: time.Hour}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{Latency: time.Hour}})
 	c := newClient(t, Config{BaseURL: base})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)

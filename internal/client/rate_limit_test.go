@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
-
-	"github.com/hashicorp/go-cleanhttp"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
@@ -82,19 +80,25 @@ func (r *statusRecorder) WriteHeader(s int) { r.status = s; r.ResponseWriter.Wri
 // requests a second: every read comes back whole, none runs out of retries
 // (each is refused now and then while the others get through), and the
 // client as a whole never has more than MaxConcurrency requests out.
-// MaxRetries is 2, fewer than the default, so that a client that charged
+// MaxRetries is 1, fewer than the default, so that a client that charged
 // every refusal, or let each read send its own four at once, fails here.
+// On synctest's clock, with the sandbox in process: four requests every
+// 20 ms is 200 a second, so the reads meet the limit of 30 however slow the
+// machine (on a real clock a slow machine could stay under it and prove
+// nothing).
 func TestTwentyReadsShareOneRateLimit(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testTwentyReadsShareOneRateLimit)
+}
+
+func testTwentyReadsShareOneRateLimit(t *testing.T) {
 	// Thirty requests a second, in bursts of thirty; a read is four to six
 	// pages, the empty page that confirms the end, and page 1 again.
 	const rate, burst = 30.0, 30
 	sb := sandbox.New(sandbox.Options{Seed: 3, Memberships: 100, Faults: sandbox.Faults{RateLimit: rate, Latency: 20 * time.Millisecond}})
 	counter := &statusCounter{h: sb}
-	srv := httptest.NewServer(counter)
-	t.Cleanup(srv.Close)
-	inFlight := &inFlightTransport{base: cleanhttp.DefaultPooledTransport()}
-	c := newClient(t, Config{BaseURL: srv.URL, MaxConcurrency: 4, MaxRetries: 2, network: inFlight})
+	inFlight := &inFlightTransport{base: inProcess{counter}}
+	c := newClient(t, Config{BaseURL: inProcessURL, MaxConcurrency: 4, MaxRetries: 1, network: inFlight})
 
 	want := rawIDs(t, sb.MembershipsJSON(nil))
 	start := time.Now()
@@ -125,7 +129,7 @@ func TestTwentyReadsShareOneRateLimit(t *testing.T) {
 	reqs := counter.total.Load()
 	// The first requests are the bucket's burst; the rest come at the rate.
 	ideal := time.Duration(float64(reqs-counter.limited.Load()-burst) / rate * float64(time.Second))
-	t.Logf("%d requests, %d answered 429; wall %v, ideal %v ((requests served − burst) ÷ allowed rate): %.2f×",
+	t.Logf("%d requests, %d answered 429; took %v on the bubble's clock, ideal %v ((requests served − burst) ÷ allowed rate): %.2f×",
 		reqs, counter.limited.Load(), wall.Round(time.Millisecond), ideal.Round(time.Millisecond), float64(wall)/float64(ideal))
 	if counter.limited.Load() == 0 {
 		t.Fatal("no request met the rate limit: the test proves nothing of sharing it")
@@ -137,14 +141,20 @@ func TestTwentyReadsShareOneRateLimit(t *testing.T) {
 // comes. Here read A is refused until read B, one record a page, has had
 // twenty-four pages served; each refusal takes 40 ms, each of B's pages
 // 5 ms, so A is refused three times or more, more often than MaxRetries
-// allows, and B always gets a page through between two of A's refusals.
+// allows, and B always gets a page through between two of A's refusals:
+// on synctest's clock, with the API in process, so a stalled machine cannot
+// hold B back while A's refusals go on.
 func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testRateLimitRetriesNotChargedWhileOthersProgress)
+}
+
+func testRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 	ids := syntheticIDs(40)
 	var servedB atomic.Int32
 	aAsked := make(chan struct{})
 	var once sync.Once
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+	api := newFakeAPIInProcess(func(w http.ResponseWriter, r *http.Request, a arrival) {
 		if a.size == 1 { // read B: one record a page
 			time.Sleep(5 * time.Millisecond)
 			servedB.Add(1)
@@ -160,7 +170,7 @@ func TestRateLimitRetriesNotChargedWhileOthersProgress(t *testing.T) {
 		}
 		serveList(ids)(w, r, a)
 	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 2, MaxRetries: 1})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 2, MaxRetries: 1, network: inProcess{api}})
 	var wg sync.WaitGroup
 	var errA, errB error
 	var gotA []Membership

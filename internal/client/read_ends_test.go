@@ -143,7 +143,7 @@ func TestMaxPagesReachedByAShortPage(t *testing.T) {
 
 func TestPagerErrorOnLaterPageReturnsNothing(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 100, Faults: sandbox.Faults{ServerErrors: 10, ServerErrorStatus: 500, OnlyPages: []int{4}}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 100, Faults: sandbox.Faults{ServerErrors: 10, ServerErrorStatus: 500, OnlyPages: []int{4}}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 1, MaxConcurrency: 4})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
 	if ms != nil {
@@ -159,7 +159,7 @@ func TestPagerErrorOnLaterPageReturnsNothing(t *testing.T) {
 // Org-metric records that are all equal are all kept.
 func TestEqualOrgMetricsFromSandbox(t *testing.T) {
 	t.Parallel()
-	_, base := startSandbox(t, sandbox.Options{OrgMetrics: 30, Faults: sandbox.Faults{EqualOrgMetrics: true}})
+	_, base := sandbox.StartForTest(t, sandbox.Options{OrgMetrics: 30, Faults: sandbox.Faults{EqualOrgMetrics: true}})
 	for _, conc := range []int{1, 4} {
 		c := newClient(t, Config{BaseURL: base, MaxConcurrency: conc})
 		om, err := c.OrgMetrics(context.Background(), ListOptions{PageSize: 7})
@@ -176,7 +176,7 @@ func TestEqualOrgMetricsFromSandbox(t *testing.T) {
 // raw_json; the read logs how many values it repaired on which page.
 func TestBrokenTextIsRepaired(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Seed: 15, Memberships: 30, Faults: sandbox.Faults{BrokenTextPages: []int{1, 3}}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Seed: 15, Memberships: 30, Faults: sandbox.Faults{BrokenTextPages: []int{1, 3}}})
 	log := &recordingLogger{}
 	c := newClient(t, Config{BaseURL: base, Logger: log, MaxConcurrency: 1}) // each page read once
 	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10, KeepRaw: true}})
@@ -228,7 +228,7 @@ func TestBrokenTextIsRepaired(t *testing.T) {
 // A long Retry-After from the sandbox fails at once, naming the setting.
 func TestLongRetryAfterFromSandbox(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "3600"}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "3600"}})
 	c := newClient(t, Config{BaseURL: base})
 	start := time.Now()
 	_, err := c.Memberships(context.Background(), MembershipQuery{})

@@ -8,32 +8,37 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
+// The waits of this file's tests are read on synctest's clock, with the API
+// in process (inProcess): exact, in no time, however loaded the machine.
 func TestRateLimitRetryAfterSeconds(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
-	c := newClient(t, Config{BaseURL: base})
-	start := time.Now()
-	ms, err := c.Memberships(context.Background(), MembershipQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 950*time.Millisecond {
-		t.Fatalf("retried after %v, before the server's Retry-After of 1s", d)
-	}
-	if len(ms) != 5 || sb.Requests("memberships") != 4 { // 429, page 1, empty page 2 twice
-		t.Fatalf("%d records, %d requests", len(ms), sb.Requests("memberships"))
-	}
+	synctest.Test(t, func(t *testing.T) {
+		sb := sandbox.New(sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
+		c := newClient(t, Config{BaseURL: inProcessURL, network: inProcess{sb}})
+		start := time.Now()
+		ms, err := c.Memberships(context.Background(), MembershipQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d < time.Second {
+			t.Fatalf("retried after %v, before the server's Retry-After of 1s", d)
+		}
+		if len(ms) != 5 || sb.Requests("memberships") != 4 { // 429, page 1, empty page 2 twice
+			t.Fatalf("%d records, %d requests", len(ms), sb.Requests("memberships"))
+		}
+	})
 }
 
 func TestRateLimitRetryAfterZeroAndExhausted(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 10, RetryAfter: "0"}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 5, Faults: sandbox.Faults{RateLimited: 10, RetryAfter: "0"}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 3})
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
 	ae := requireAPIError(t, err, http.StatusTooManyRequests)
@@ -47,10 +52,14 @@ func TestRateLimitRetryAfterZeroAndExhausted(t *testing.T) {
 
 func TestRetryAfterHTTPDate(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testRetryAfterHTTPDate)
+}
+
+func testRetryAfterHTTPDate(t *testing.T) {
 	var mu sync.Mutex
 	var limitedAt time.Time
 	ids := syntheticIDs(4)
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+	api := newFakeAPIInProcess(func(w http.ResponseWriter, r *http.Request, a arrival) {
 		mu.Lock()
 		first := limitedAt.IsZero()
 		if first {
@@ -58,14 +67,15 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 		}
 		mu.Unlock()
 		if first {
-			// An HTTP date has whole seconds: this is 1 to 2 s away.
+			// An HTTP date has whole seconds: this is 1 to 2 s away
+			// (2 s on the bubble's clock, which starts on a whole second).
 			w.Header().Set("Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
 		}
 		serveList(ids)(w, r, a)
 	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, network: inProcess{api}})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +92,11 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 
 func TestRetryAfterOn503AndPastDate(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+	synctest.Test(t, testRetryAfterOn503AndPastDate)
+}
+
+func testRetryAfterOn503AndPastDate(t *testing.T) {
+	api := newFakeAPIInProcess(func(w http.ResponseWriter, r *http.Request, a arrival) {
 		switch a.seq {
 		case 1:
 			w.Header().Set("Retry-After", "1")
@@ -94,7 +108,7 @@ func TestRetryAfterOn503AndPastDate(t *testing.T) {
 			writeJSON(w, []byte("[]"))
 		}
 	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, network: inProcess{api}})
 	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +116,11 @@ func TestRetryAfterOn503AndPastDate(t *testing.T) {
 	if len(log) != 5 { // the two refusals, the empty page 1, page 1 at two other counts
 		t.Fatalf("%d requests, want 5", len(log))
 	}
-	if gap := log[1].at.Sub(log[0].at); gap < 950*time.Millisecond {
+	if gap := log[1].at.Sub(log[0].at); gap < time.Second {
 		t.Fatalf("503 Retry-After: 1 honoured only %v", gap)
 	}
+	// The retry's own backoff is newClient's 1 to 10 ms; on the bubble's
+	// clock nothing else passes, however loaded the machine.
 	if gap := log[2].at.Sub(log[1].at); gap > 500*time.Millisecond {
 		t.Fatalf("a Retry-After date in the past made the client wait %v", gap)
 	}
@@ -148,7 +164,7 @@ func TestRetryAfterWithinMaxRetryWaitIsHonoured(t *testing.T) {
 	if got := (Config{}).withDefaults().MaxRetryWait; got != time.Minute {
 		t.Fatalf("default MaxRetryWait %v, want 1m", got)
 	}
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
 	c := newClient(t, Config{BaseURL: base, MaxRetryWait: time.Second})
 	start := time.Now()
 	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {

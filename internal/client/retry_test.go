@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -13,7 +14,7 @@ import (
 
 func TestConnectionResetsAreRetried(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 25, Faults: sandbox.Faults{ConnectionResets: 2}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 25, Faults: sandbox.Faults{ConnectionResets: 2}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 3, MaxConcurrency: 1})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 10}})
 	if err != nil {
@@ -30,7 +31,7 @@ func TestConnectionResetsAreRetried(t *testing.T) {
 
 func TestConnectionResetsExhaustRetries(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 3, Faults: sandbox.Faults{ConnectionResets: 10}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 3, Faults: sandbox.Faults{ConnectionResets: 10}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{})
 	if ms != nil {
@@ -52,7 +53,7 @@ func TestServerErrorBurstsAreRetried(t *testing.T) {
 	for _, status := range []int{500, 502, 503, 504} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			t.Parallel()
-			sb, base := startSandbox(t, sandbox.Options{Payments: 25, Faults: sandbox.Faults{ServerErrors: 2, ServerErrorStatus: status}})
+			sb, base := sandbox.StartForTest(t, sandbox.Options{Payments: 25, Faults: sandbox.Faults{ServerErrors: 2, ServerErrorStatus: status}})
 			c := newClient(t, Config{BaseURL: base, MaxRetries: 2})
 			ps, err := c.Payments(context.Background(), ListOptions{PageSize: 10})
 			if err != nil {
@@ -77,7 +78,7 @@ func TestServerErrorBurstsAreRetried(t *testing.T) {
 			// how many attempts were made.
 			// (A fresh server: cancelled requests of the first read may still
 			// be arriving at the first one.)
-			sb, base = startSandbox(t, sandbox.Options{Payments: 25, Faults: sandbox.Faults{ServerErrors: 3, ServerErrorStatus: status}})
+			sb, base = sandbox.StartForTest(t, sandbox.Options{Payments: 25, Faults: sandbox.Faults{ServerErrors: 3, ServerErrorStatus: status}})
 			c2 := newClient(t, Config{BaseURL: base, MaxRetries: 2})
 			ps, err = c2.Payments(context.Background(), ListOptions{PageSize: 10})
 			if ps != nil {
@@ -99,7 +100,7 @@ func TestServerErrorBurstsAreRetried(t *testing.T) {
 
 func TestNotImplementedIsNotRetried(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Groups: 5, Faults: sandbox.Faults{ServerErrors: 5, ServerErrorStatus: http.StatusNotImplemented}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Groups: 5, Faults: sandbox.Faults{ServerErrors: 5, ServerErrorStatus: http.StatusNotImplemented}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: 4})
 	_, err := c.Groups(context.Background(), ListOptions{})
 	ae := requireAPIError(t, err, http.StatusNotImplemented)
@@ -125,7 +126,7 @@ func TestClientErrorsAreNotRetried(t *testing.T) {
 
 func TestNoRetriesMeansOneAttempt(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 3, Faults: sandbox.Faults{ServerErrors: 1}})
+	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 3, Faults: sandbox.Faults{ServerErrors: 1}})
 	c := newClient(t, Config{BaseURL: base, MaxRetries: NoRetries})
 	_, err := c.Memberships(context.Background(), MembershipQuery{})
 	ae := requireAPIError(t, err, http.StatusServiceUnavailable)
@@ -136,7 +137,7 @@ func TestNoRetriesMeansOneAttempt(t *testing.T) {
 		t.Fatalf("one attempt reported as several: %v", err)
 	}
 
-	sb2, base2 := startSandbox(t, sandbox.Options{Memberships: 3, Faults: sandbox.Faults{ConnectionResets: 1}})
+	sb2, base2 := sandbox.StartForTest(t, sandbox.Options{Memberships: 3, Faults: sandbox.Faults{ConnectionResets: 1}})
 	c2 := newClient(t, Config{BaseURL: base2, MaxRetries: NoRetries})
 	_, err = c2.Memberships(context.Background(), MembershipQuery{})
 	requirePageError(t, err, "memberships", 1)
@@ -156,17 +157,22 @@ func TestBackoffIsCappedByMaxRetryWait(t *testing.T) {
 	}
 }
 
+// On synctest's clock, with the sandbox in process: the retry has surely
+// reached the server when the read fails (on loopback, a loaded server might
+// not have read it within the 50 ms).
 func TestAttemptTimeoutIsRetried(t *testing.T) {
 	t.Parallel()
-	sb, base := startSandbox(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{Latency: 2 * time.Second}})
-	c := newClient(t, Config{BaseURL: base, Timeout: 50 * time.Millisecond, MaxRetries: 1})
-	start := time.Now()
-	_, err := c.Memberships(context.Background(), MembershipQuery{})
-	requirePageError(t, err, "memberships", 1)
-	if !strings.Contains(err.Error(), "no complete answer within Config.Timeout (50ms)") {
-		t.Fatalf("per-attempt timeout not applied after %v: %v", time.Since(start), err)
-	}
-	if n := sb.Requests("memberships"); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		sb := sandbox.New(sandbox.Options{Memberships: 2, Faults: sandbox.Faults{Latency: 2 * time.Second}})
+		c := newClient(t, Config{BaseURL: inProcessURL, network: inProcess{sb}, Timeout: 50 * time.Millisecond, MaxRetries: 1})
+		start := time.Now()
+		_, err := c.Memberships(context.Background(), MembershipQuery{})
+		requirePageError(t, err, "memberships", 1)
+		if !strings.Contains(err.Error(), "no complete answer within Config.Timeout (50ms)") {
+			t.Fatalf("per-attempt timeout not applied after %v: %v", time.Since(start), err)
+		}
+		if n := sb.Requests("memberships"); n != 2 {
+			t.Fatalf("%d requests, want 2", n)
+		}
+	})
 }
