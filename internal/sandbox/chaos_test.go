@@ -72,9 +72,7 @@ func TestChaosServesTheSchedule(t *testing.T) {
 			// A seed whose first attempt at page 1 draws kind.
 			for c.Seed = 1; c.kindOf("memberships?count=10&page=1", 1) != kind; c.Seed++ {
 			}
-			s := New(Options{Seed: 3, Memberships: n, Faults: Faults{Chaos: c}})
-			url := s.Start()
-			defer s.Close()
+			s, url := StartForTest(t, Options{Seed: 3, Memberships: n, Faults: Faults{Chaos: c}})
 			get := func() (int, string, error) {
 				req, _ := http.NewRequest(http.MethodGet, url+DefaultPaths()[EndpointMemberships]+"?page=1&count=10", nil)
 				req.Header.Set("Authorization", "Bearer "+DefaultToken)

@@ -47,10 +47,10 @@ func checkTimestamp(t *testing.T, name string, r json.RawMessage, nullable bool)
 func TestDeterminism(t *testing.T) {
 	t.Parallel()
 	opts := Options{Seed: 42, Memberships: 3000, Payments: 300, Groups: 20, OrgMetrics: 30}
-	_, a := start(t, opts)
-	_, b := start(t, opts)
+	_, a := StartForTest(t, opts)
+	_, b := StartForTest(t, opts)
 	opts.Seed = 43
-	_, c := start(t, opts)
+	_, c := StartForTest(t, opts)
 	for ep, p := range paths {
 		for _, query := range []string{"count=1000&page=3", "limit=100&page=1", "status=100&count=7&page=2"} {
 			v := mustQuery(query)

@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // outcome sends one request on a fresh connection and names the result:
@@ -47,7 +48,7 @@ func TestCountBasedFaults(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, base := start(t, Options{Seed: 1, Memberships: 10, Payments: 10, Groups: 10, OrgMetrics: 10, Faults: tc.f})
+			_, base := StartForTest(t, Options{Seed: 1, Memberships: 10, Payments: 10, Groups: 10, OrgMetrics: 10, Faults: tc.f})
 			for ep, path := range paths {
 				// Counted per page: the next page fails again.
 				for _, page := range []int{tc.page, tc.page + 1} {
@@ -74,7 +75,7 @@ func TestCountBasedFaults(t *testing.T) {
 
 func TestFaultCountersArePerEndpointAndPage(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 10, Payments: 10, Faults: Faults{ServerErrors: 1}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 10, Payments: 10, Faults: Faults{ServerErrors: 1}})
 	steps := []struct {
 		path string
 		page int
@@ -105,7 +106,7 @@ func TestFaultCountersArePerEndpointAndPage(t *testing.T) {
 // Concurrent clients hitting the same pages see exactly one failure per page.
 func TestFaultsUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 100, Faults: Faults{ServerErrors: 1}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 100, Faults: Faults{ServerErrors: 1}})
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -124,6 +125,9 @@ func TestFaultsUnderConcurrency(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// Requests counts a request as it arrives; the log holds it once its
+	// handler has returned, which may be after the client has its answer.
+	testutil.Eventually(t, "every request is logged", func() bool { return len(s.RequestLog()) == s.Requests("") })
 	n503 := 0
 	for _, rec := range s.RequestLog() {
 		if rec.Status == 503 {
@@ -137,7 +141,7 @@ func TestFaultsUnderConcurrency(t *testing.T) {
 
 func TestNonJSONPage(t *testing.T) {
 	t.Parallel()
-	_, base := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{NonJSONPage: 2}})
+	_, base := StartForTest(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{NonJSONPage: 2}})
 	for _, path := range []string{DefaultPaths()[EndpointMemberships], DefaultPaths()[EndpointOrgMetrics]} {
 		_, r := outcome(t, base, path, 2)
 		if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") || json.Valid(r.body) {
@@ -151,8 +155,8 @@ func TestNonJSONPage(t *testing.T) {
 
 func TestTruncatedPage(t *testing.T) {
 	t.Parallel()
-	_, good := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10})
-	_, bad := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{TruncatedPage: 1}})
+	_, good := StartForTest(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10})
+	_, bad := StartForTest(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{TruncatedPage: 1}})
 	for _, path := range []string{DefaultPaths()[EndpointMemberships], DefaultPaths()[EndpointOrgMetrics]} {
 		_, full := outcome(t, good, path, 1)
 		_, cut := outcome(t, bad, path, 1)
@@ -174,7 +178,7 @@ func TestTruncatedPage(t *testing.T) {
 
 func TestIgnorePage(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{IgnorePage: true}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 10, OrgMetrics: 10, Faults: Faults{IgnorePage: true}})
 	_, r := outcome(t, base, DefaultPaths()[EndpointMemberships], 3)
 	if got := decodeArray(t, r); !equalRecords(got, s.MembershipsJSON(nil)[:2]) {
 		t.Fatalf("page 3 with IgnorePage gave %d other records", len(got))
@@ -188,7 +192,7 @@ func TestIgnorePage(t *testing.T) {
 
 func TestInsertAfterPage(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 20, Payments: 20, Groups: 20, OrgMetrics: 8,
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 20, Payments: 20, Groups: 20, OrgMetrics: 8,
 		Faults: Faults{InsertAfterPage: 2, InsertCount: 3}})
 	idOf := func(r json.RawMessage) string {
 		var v struct {
@@ -255,7 +259,7 @@ func TestInsertAfterPage(t *testing.T) {
 // Inserts while many clients read: run with -race.
 func TestConcurrentReadsDuringInsert(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 300, Faults: Faults{InsertAfterPage: 1, InsertCount: 50}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 300, Faults: Faults{InsertAfterPage: 1, InsertCount: 50}})
 	var wg sync.WaitGroup
 	for i := range 6 {
 		wg.Go(func() {
@@ -277,88 +281,115 @@ func TestConcurrentReadsDuringInsert(t *testing.T) {
 
 func TestLatency(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 2, Faults: Faults{Latency: 80 * time.Millisecond}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 2, Faults: Faults{Latency: 80 * time.Millisecond}})
 	t0 := time.Now()
 	get(t, base, DefaultPaths()[EndpointMemberships], nil)
 	if d := time.Since(t0); d < 80*time.Millisecond {
 		t.Fatalf("answered after %v, want >= 80ms", d)
 	}
+	testutil.Eventually(t, "the answer is logged", func() bool { return len(s.RequestLog()) == 1 })
 	if l := s.RequestLog()[0].Latency; l != 80*time.Millisecond {
 		t.Fatalf("the log says the answer waited %v, want 80ms", l)
 	}
 
-	// A cancelled request stops the wait at once.
-	s.SetFaults(Faults{Latency: 30 * time.Second})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	// A cancelled request stops the wait at once: with an hour's latency,
+	// the handler returns (and logs) only if the cancel ended its wait.
+	s.SetFaults(Faults{Latency: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	t0 = time.Now()
-	_, err := getErr(ctx, freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err %v, want deadline exceeded", err)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := getErr(ctx, freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
+		errc <- err
+	}()
+	// Cancelled once it has arrived (counted before its wait), not on a timer
+	// that may fire before the request is even sent.
+	testutil.Eventually(t, "the second request arrives", func() bool { return s.Requests("") == 2 })
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want canceled", err)
 	}
-	waitFor(t, func() bool { return len(s.RequestLog()) == 2 })
-	if d := time.Since(t0); d > 3*time.Second {
-		t.Fatalf("handler kept sleeping for %v", d)
+	testutil.Eventually(t, "the cancelled request is logged", func() bool { return len(s.RequestLog()) == 2 })
+	rec := s.RequestLog()[1]
+	if rec.Latency != time.Hour || rec.Finished.Sub(rec.Arrived) >= rec.Latency {
+		t.Fatalf("handler drew %v and took %v: it kept sleeping", rec.Latency, rec.Finished.Sub(rec.Arrived))
 	}
-	if st := s.RequestLog()[1].Status; st != 0 {
-		t.Fatalf("cancelled request logged as %d, want 0", st)
+	if rec.Status != 0 {
+		t.Fatalf("cancelled request logged as %d, want 0", rec.Status)
 	}
 }
 
 func TestSlowBody(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 60, Faults: Faults{SlowBody: 300 * time.Millisecond, OnlyPages: []int{1}}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 60, Faults: Faults{SlowBody: 300 * time.Millisecond, OnlyPages: []int{1}}})
 	normal := get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2", "count", "20")) // not in OnlyPages: fast
 
-	req, _ := http.NewRequest(http.MethodGet, base+DefaultPaths()[EndpointMemberships]+"?count=20", nil)
-	req.Header.Set("Authorization", "Bearer "+DefaultToken)
 	t0 := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	slow, err := getErr(context.Background(), freshClient(), base+DefaultPaths()[EndpointMemberships], q("count", "20"), DefaultToken)
+	total := time.Since(t0)
+	if err != nil || !json.Valid(slow.body) || len(slow.body) < len(normal.body)/2 {
+		t.Fatalf("slow body broken: %v, %d bytes", err, len(slow.body))
+	}
+	// Lower bounds only: ten chunks have nine waits of 30 ms between them.
+	if total < 250*time.Millisecond {
+		t.Fatalf("body after %v; want it spread over ~300ms", total)
+	}
+	// Logged when the handler returns, which may be after the client read
+	// the last byte.
+	testutil.Eventually(t, "the slow answer is logged", func() bool { return len(s.RequestLog()) == 2 })
+	if rec := s.RequestLog()[1]; rec.Finished.Sub(rec.Arrived) < 250*time.Millisecond {
+		t.Fatalf("the server wrote the slow body in %v; want it spread over ~300ms", rec.Finished.Sub(rec.Arrived))
+	}
+
+	// The headers and the first chunk come while the rest is still being
+	// written: with a body spread over an hour, the client reads a first
+	// part while the server has not finished the answer.
+	s.SetFaults(Faults{SlowBody: time.Hour})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+DefaultPaths()[EndpointMemberships]+"?count=20", nil)
+	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	resp, err := freshClient().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := time.Since(t0)
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	total := time.Since(t0)
-	if err != nil || !json.Valid(body) || len(body) < len(normal.body)/2 {
-		t.Fatalf("slow body broken: %v, %d bytes", err, len(body))
+	defer resp.Body.Close()
+	first := make([]byte, len(slow.body))
+	n, err := resp.Body.Read(first)
+	if err != nil || n == 0 || n >= len(slow.body) || !bytes.HasPrefix(slow.body, first[:n]) {
+		t.Fatalf("first read of an hour's body: %d of %d bytes, %v; want a first part", n, len(slow.body), err)
 	}
-	if total < 250*time.Millisecond || first > total/2 {
-		t.Fatalf("headers after %v, body after %v; want a body spread over ~300ms", first, total)
+	if len(s.RequestLog()) != 2 {
+		t.Fatal("the slow answer is logged as finished while its body is still being written")
 	}
 
-	// A client that gives up ends the slow write promptly.
-	s.SetFaults(Faults{SlowBody: 30 * time.Second})
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
-	if _, err := getErr(ctx, freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken); err == nil {
-		t.Fatal("a 30s body arrived within 150ms")
+	// A client that gives up ends the slow write: the handler returns (and
+	// logs) within the hour only because the client went.
+	cancel()
+	testutil.Eventually(t, "the slow answer ends when its client goes", func() bool { return len(s.RequestLog()) == 3 })
+	if rec := s.RequestLog()[2]; rec.Finished.Sub(rec.Arrived) >= time.Hour {
+		t.Fatalf("the slow write went on for %v after its client went", rec.Finished.Sub(rec.Arrived))
 	}
-	waitFor(t, func() bool { return len(s.RequestLog()) == 3 })
 }
 
 // Close must not wait for a handler that is sleeping or trickling a body.
 func TestCloseCutsSlowRequests(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Memberships: 5, Faults: Faults{SlowBody: 2 * time.Minute}})
-	base := s.Start()
-	go getErr(context.Background(), freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
-	waitFor(t, func() bool { return s.Requests("") == 1 })
+	s, base := StartForTest(t, Options{Memberships: 5, Faults: Faults{SlowBody: time.Hour}})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := getErr(context.Background(), freshClient(), base+DefaultPaths()[EndpointMemberships], nil, DefaultToken)
+		errc <- err
+	}()
+	testutil.Eventually(t, "the slow request arrives", func() bool { return s.Requests("") == 1 })
 	t0 := time.Now()
 	s.Close()
-	if d := time.Since(t0); d > time.Minute { // a Close that waited the body out takes the hour
+	// A hang limit: a Close that waited the body out would take the hour.
+	if d := time.Since(t0); d > hangLimit {
 		t.Fatalf("Close took %v", d)
 	}
-}
-
-// waitFor polls cond for up to 5 seconds.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
+	// The body was cut: the client sees it end early, not a whole answer.
+	if err := <-errc; err == nil {
+		t.Fatal("the client read a whole answer that Close should have cut")
 	}
-	t.Fatal("condition not reached within 5s")
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 )
@@ -20,27 +19,22 @@ type response struct {
 	body   []byte
 }
 
-// start builds and starts a server that is closed when the test ends.
-func start(t testing.TB, opts Options) (*Server, string) {
+// paramServer starts the parameter tests' server, one per test: more than
+// 1000 memberships and payments so the count cap is observable, 230 org
+// metrics for three pages at the largest limit.
+func paramServer(t testing.TB) (*Server, string) {
 	t.Helper()
-	s := New(opts)
-	base := s.Start()
-	t.Cleanup(s.Close)
-	return s, base
+	return StartForTest(t, Options{Seed: 7, Memberships: 1500, Payments: 1100, Groups: 30, OrgMetrics: 230})
 }
 
-// shared is one read-only server for the parameter tests: more than 1000
-// memberships and payments so the count cap is observable. Tests using it
-// must not set faults.
-var shared = sync.OnceValues(func() (*Server, string) {
-	s := New(Options{Seed: 7, Memberships: 1500, Payments: 1100, Groups: 30, OrgMetrics: 230})
-	return s, s.Start()
-})
+// hangLimit bounds a test's own HTTP client: a limit on hangs, not a claim
+// about speed (a loaded machine answers late, and still passes).
+const hangLimit = time.Minute
 
 // freshClient does not reuse connections, so a reset or a truncated body on
 // one request cannot affect (or be retried by) another.
 func freshClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: hangLimit}
 }
 
 // get sends one GET with the default token.

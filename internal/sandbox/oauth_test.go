@@ -19,14 +19,14 @@ const (
 
 // noRedirects stops at the authorize answer so the test can read Location.
 var noRedirects = &http.Client{
-	Timeout:       10 * time.Second,
+	Timeout:       hangLimit,
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }
 
 func oauthServerFor(t *testing.T, o OAuthOptions) (*Server, string) {
 	t.Helper()
 	o.ClientID, o.ClientSecret = testClientID, testClientSecret
-	return start(t, Options{Memberships: 3, OAuth: o})
+	return StartForTest(t, Options{Memberships: 3, OAuth: o})
 }
 
 // authorizeCode runs the authorize step and returns the redirect's query.
@@ -289,7 +289,7 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 
 func TestOAuthOffByDefault(t *testing.T) {
 	t.Parallel()
-	_, base := start(t, Options{})
+	_, base := StartForTest(t, Options{})
 	for _, p := range []string{OAuthAuthorizePath, OAuthTokenPath, OAuthLegacyTokenPath} {
 		resp, err := noRedirects.Get(base + p)
 		if err != nil {
@@ -305,7 +305,7 @@ func TestOAuthOffByDefault(t *testing.T) {
 func TestOAuthLogHoldsNoSecrets(t *testing.T) {
 	t.Parallel()
 	var lines []string
-	s := New(Options{OAuth: OAuthOptions{ClientID: testClientID, ClientSecret: testClientSecret},
+	s, base := StartForTest(t, Options{OAuth: OAuthOptions{ClientID: testClientID, ClientSecret: testClientSecret},
 		Logf: func(f string, a ...any) {
 			lines = append(lines, strings.TrimSpace(strings.ReplaceAll(f, "%", "")))
 			for _, v := range a {
@@ -314,8 +314,6 @@ func TestOAuthLogHoldsNoSecrets(t *testing.T) {
 				}
 			}
 		}})
-	base := s.Start()
-	t.Cleanup(s.Close)
 	code := authorizeCode(t, base, authorizeQuery()).Get("code")
 	a := exchange(t, base, OAuthTokenPath, codeForm(code), false, testClientID, testClientSecret)
 	s.Close() // no request is in flight after this, so lines can be read

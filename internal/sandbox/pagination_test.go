@@ -9,7 +9,7 @@ import (
 
 func TestCountDefaultsAndCaps(t *testing.T) {
 	t.Parallel()
-	s, base := shared()
+	s, base := paramServer(t)
 	tests := []struct {
 		name  string
 		count string // "" means omitted
@@ -48,7 +48,7 @@ func TestCountDefaultsAndCaps(t *testing.T) {
 
 func TestPageNormalisation(t *testing.T) {
 	t.Parallel()
-	s, base := shared()
+	s, base := paramServer(t)
 	all := s.MembershipsJSON(nil)
 	tests := []struct {
 		name string
@@ -89,7 +89,7 @@ func TestPageNormalisation(t *testing.T) {
 // A client that reads pages until a short one must get every record once.
 func TestReadingAllPagesGivesTheDataSet(t *testing.T) {
 	t.Parallel()
-	s, base := shared()
+	s, base := paramServer(t)
 	for _, ep := range []string{EndpointMemberships, EndpointPayments, EndpointGroups} {
 		t.Run(ep, func(t *testing.T) {
 			t.Parallel()
@@ -110,7 +110,7 @@ func TestReadingAllPagesGivesTheDataSet(t *testing.T) {
 
 func TestStatusFilterBeforePaging(t *testing.T) {
 	t.Parallel()
-	s, base := shared()
+	s, base := paramServer(t)
 	for _, status := range []int{100, 50, 75, 300, 350, 999} {
 		t.Run(itoa(status), func(t *testing.T) {
 			t.Parallel()
@@ -165,7 +165,7 @@ func TestStatusFilterBeforePaging(t *testing.T) {
 
 func TestOrgMetricsLimitAndMetadata(t *testing.T) {
 	t.Parallel()
-	s, base := shared()
+	s, base := paramServer(t)
 	all := s.OrgMetricsJSON() // 230 records
 	tests := []struct {
 		name             string
@@ -205,7 +205,7 @@ func TestOrgMetricsLimitAndMetadata(t *testing.T) {
 
 func TestOrgMetricsEmpty(t *testing.T) {
 	t.Parallel()
-	_, base := start(t, Options{Seed: 1, Memberships: 3})
+	_, base := StartForTest(t, Options{Seed: 1, Memberships: 3})
 	for _, page := range []string{"1", "2"} {
 		r := get(t, base, DefaultPaths()[EndpointOrgMetrics], q("page", page))
 		want := `{"results":[],"page":` + page + `,"limit":25,"totalPages":0}`

@@ -13,7 +13,7 @@ import (
 // 127.0.0.1) is refused before anything else, the OAuth endpoints too.
 func TestHostMustNameTheSandbox(t *testing.T) {
 	t.Parallel()
-	_, base := start(t, Options{Memberships: 2, OAuth: OAuthOptions{ClientID: "id", ClientSecret: "secret"}})
+	_, base := StartForTest(t, Options{Memberships: 2, OAuth: OAuthOptions{ClientID: "id", ClientSecret: "secret"}})
 	u, _ := url.Parse(base)
 	_, port, _ := net.SplitHostPort(u.Host)
 	for host, want := range map[string]int{

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 func TestDefaultPaths(t *testing.T) {
@@ -35,7 +36,7 @@ func TestDefaultPaths(t *testing.T) {
 
 func TestAuth(t *testing.T) {
 	t.Parallel()
-	_, base := start(t, Options{Seed: 1, Memberships: 5, Token: "s3cret-token"})
+	_, base := StartForTest(t, Options{Seed: 1, Memberships: 5, Token: "s3cret-token"})
 	u := base + DefaultPaths()[EndpointMemberships]
 	tests := []struct {
 		name   string
@@ -85,7 +86,7 @@ func TestAuth(t *testing.T) {
 	}
 	t.Run("default token", func(t *testing.T) {
 		t.Parallel()
-		_, base := start(t, Options{Memberships: 1})
+		_, base := StartForTest(t, Options{Memberships: 1})
 		if r := get(t, base, DefaultPaths()[EndpointGroups], nil); r.status != 200 {
 			t.Fatalf("status %d with DefaultToken", r.status)
 		}
@@ -134,7 +135,7 @@ func TestRouting(t *testing.T) {
 
 func TestRequestCounting(t *testing.T) {
 	t.Parallel()
-	s, base := start(t, Options{Seed: 1, Memberships: 10, Payments: 3, Faults: Faults{ServerErrors: 1, OnlyPages: []int{2}}})
+	s, base := StartForTest(t, Options{Seed: 1, Memberships: 10, Payments: 3, Faults: Faults{ServerErrors: 1, OnlyPages: []int{2}}})
 	get(t, base, DefaultPaths()[EndpointMemberships], q("page", "1"))
 	get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2")) // 503
 	get(t, base, DefaultPaths()[EndpointMemberships], q("page", "2"))
@@ -145,6 +146,9 @@ func TestRequestCounting(t *testing.T) {
 	}
 	get(t, base, "/elsewhere", nil)
 
+	// Counted as they arrive; logged once their handlers have returned,
+	// which may be after the client has the answer.
+	testutil.Eventually(t, "the six requests are logged", func() bool { return len(s.RequestLog()) == 6 })
 	want := map[string]int{EndpointMemberships: 4, EndpointPayments: 1, EndpointGroups: 0, EndpointOrgMetrics: 0, "": 6, "bogus": 0}
 	for ep, n := range want {
 		if got := s.Requests(ep); got != n {
@@ -208,8 +212,7 @@ func TestRequestLogIsBounded(t *testing.T) {
 
 func TestStartAndClose(t *testing.T) {
 	t.Parallel()
-	s := New(Options{Memberships: 1})
-	u := s.Start()
+	s, u := StartForTest(t, Options{Memberships: 1}) // and Close again when the test ends
 	if !strings.HasPrefix(u, "http://127.0.0.1:") || s.Start() != u {
 		t.Fatalf("Start() = %q", u)
 	}

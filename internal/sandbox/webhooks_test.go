@@ -58,7 +58,7 @@ func startWithReceiver(t *testing.T, statuses map[string][]int) (string, *receiv
 	rc := &receiver{statuses: statuses}
 	hs := httptest.NewServer(rc)
 	t.Cleanup(hs.Close)
-	_, base := start(t, Options{Seed: 3, Memberships: 30, Webhooks: WebhookOptions{URL: hs.URL + "/hooks/s3cret", RetryWait: 10 * time.Millisecond}})
+	_, base := StartForTest(t, Options{Seed: 3, Memberships: 30, Webhooks: WebhookOptions{URL: hs.URL + "/hooks/s3cret", RetryWait: 10 * time.Millisecond}})
 	return base, rc
 }
 
