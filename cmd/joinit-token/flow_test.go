@@ -193,17 +193,33 @@ func TestFlowWrongStateKeepsWaiting(t *testing.T) {
 }
 
 // TestFlowOnlyWrongStatesEndsInMismatch: when the timeout comes and only
-// callbacks for another run arrived, the exit code says so.
+// callbacks for another run arrived, the exit code says so. The forged
+// callback must come within the run's -timeout, which starts when the
+// authorize URL is printed: a loaded machine can be slower than that, and a
+// run that timed out with nothing counted is tried again with twice the
+// time (1 s, then up to 8 s), so the test waits on the callback's arrival,
+// not on the machine's speed.
 func TestFlowOnlyWrongStatesEndsInMismatch(t *testing.T) {
 	t.Parallel()
 	base := startSandbox(t, sandbox.OAuthOptions{})
-	r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser", "-timeout", "1s")
-	b := browse(t, withState(t, r.authorizeURL(t, base), "forged"))
-	if code := r.exitCode(t); code != exitStateMismatch {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitStateMismatch, r.stderr.String())
-	}
-	if !strings.Contains(b.page, "Not for this run") || r.stdout.String() != "" || !strings.Contains(r.stderr.String(), "another run") {
-		t.Errorf("page %q, stdout %q, stderr:\n%s", b.page, r.stdout.String(), r.stderr.String())
+	for timeout := time.Second; ; timeout *= 2 {
+		r := start(t, testEnv(t, testSecret), "-auth-url", base, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser", "-timeout", timeout.String())
+		b, err := browseErr(withState(t, r.authorizeURL(t, base), "forged"))
+		code := r.exitCode(t)
+		if code == exitTimeout && timeout < 8*time.Second {
+			t.Logf("the forged callback came after the %s timeout (page %q, %v): again with twice the time", timeout, b.page, err)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("browser: %v", err)
+		}
+		if code != exitStateMismatch {
+			t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitStateMismatch, r.stderr.String())
+		}
+		if !strings.Contains(b.page, "Not for this run") || r.stdout.String() != "" || !strings.Contains(r.stderr.String(), "another run") {
+			t.Errorf("page %q, stdout %q, stderr:\n%s", b.page, r.stdout.String(), r.stderr.String())
+		}
+		return
 	}
 }
 
@@ -258,19 +274,22 @@ func TestFlowUnreachable(t *testing.T) {
 }
 
 // An interrupt while the code is being exchanged stops the run at once,
-// with no token printed, however long the token endpoint would take.
+// with no token printed, however long the token endpoint would take: here
+// it never answers, so only the interrupt can end the run.
 func TestFlowInterruptDuringExchange(t *testing.T) {
 	t.Parallel()
 	exchanging := make(chan struct{})
 	var once sync.Once
+	testEnded := make(chan struct{})
 	auth := approvingAuthServer(t, func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm() // read the body, so the server notices the client leaving
 		once.Do(func() { close(exchanging) })
-		select { // a token endpoint that does not answer in time
+		select { // a token endpoint that does not answer
 		case <-r.Context().Done():
-		case <-time.After(20 * time.Second):
+		case <-testEnded:
 		}
 	})
+	t.Cleanup(func() { close(testEnded) }) // before auth.Close, which waits for the handler
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var stdout, stderr testutil.SyncBuffer
@@ -281,10 +300,15 @@ func TestFlowInterruptDuringExchange(t *testing.T) {
 			strings.NewReader(""), &stdout, &stderr)
 	}()
 	r := &running{stdout: &stdout, stderr: &stderr, done: done}
-	go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
+	r.logOnFailure(t)
+	browsed := make(chan error, 1)
+	go func() {
+		_, err := browseErr(r.authorizeURL(t, auth.URL))
+		browsed <- err
+	}()
 	select {
 	case <-exchanging:
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangLimit):
 		t.Fatalf("the code was never exchanged; stderr:\n%s", stderr.String())
 	}
 	cancel()
@@ -293,8 +317,12 @@ func TestFlowInterruptDuringExchange(t *testing.T) {
 		if code != exitFailure || !strings.Contains(stderr.String(), "interrupted") || stdout.String() != "" {
 			t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout.String(), stderr.String())
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangLimit): // the token endpoint never answers: only the interrupt ends the run
 		t.Fatalf("the run went on after the interrupt; stderr:\n%s", stderr.String())
+	}
+	// The browser waiting on the callback page gets an answer too.
+	if err := <-browsed; err != nil {
+		t.Errorf("the browser got no page after the interrupt: %v", err)
 	}
 }
 

@@ -21,14 +21,17 @@ const (
 	testSecret   = "s3cr-Zq9v-Kx7w-M2p"
 )
 
-// startSandbox serves the fake API and its OAuth flow on a free loopback
-// port; the auth URL is the returned base URL.
+// hangLimit is how long a test waits for a run to end, or for a browser's
+// answer: a limit on hangs, not a claim about speed.
+const hangLimit = time.Minute
+
+// startSandbox serves the fake API and its OAuth flow (this test's client)
+// on a free loopback port until the test ends; the auth URL is the
+// returned base URL.
 func startSandbox(t *testing.T, o sandbox.OAuthOptions) string {
 	t.Helper()
 	o.ClientID, o.ClientSecret = testClientID, testSecret
-	s := sandbox.New(sandbox.Options{Memberships: 2, OAuth: o})
-	base := s.Start()
-	t.Cleanup(s.Close)
+	_, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 2, OAuth: o})
 	return base
 }
 
@@ -73,7 +76,18 @@ func start(t *testing.T, e env, args ...string) *running {
 	t.Helper()
 	r := &running{stdout: &testutil.SyncBuffer{}, stderr: &testutil.SyncBuffer{}, done: make(chan int, 1)}
 	go func() { r.done <- e.run(t.Context(), args, strings.NewReader(""), r.stdout, r.stderr) }()
+	r.logOnFailure(t)
 	return r
+}
+
+// logOnFailure shows the run's stderr when the test fails, whatever failed
+// it (a wait that hung says only what it waited for).
+func (r *running) logOnFailure(t *testing.T) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("joinit-token's stderr:\n%s", r.stderr.String())
+		}
+	})
 }
 
 // exitCode waits for the run to end.
@@ -82,31 +96,38 @@ func (r *running) exitCode(t *testing.T) int {
 	select {
 	case code := <-r.done:
 		return code
-	case <-time.After(10 * time.Second):
-		t.Fatalf("joinit-token did not end; stderr:\n%s", r.stderr.String())
+	case <-time.After(hangLimit):
+		t.Fatalf("joinit-token did not end within %s; stderr:\n%s", hangLimit, r.stderr.String())
 		return -1
 	}
 }
 
-// authorizeURL waits for the authorize URL's own line on stderr.
+// authorizeURL waits for the authorize URL's own line on stderr, or for
+// the run to end without one.
 func (r *running) authorizeURL(t *testing.T, authURL string) string {
 	t.Helper()
 	prefix := authURL + "/oauth2/authorize?"
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		for line := range strings.Lines(r.stderr.String()) {
-			if strings.HasPrefix(line, prefix) {
-				return strings.TrimSpace(line)
-			}
-		}
+	found, ended := "", false
+	testutil.Eventually(t, "the authorize URL's line on stderr", func() bool {
+		// Whether it ended first: then stderr is whole when read below.
 		select {
 		case code := <-r.done:
 			r.done <- code
-			t.Fatalf("joinit-token ended (exit %d) before printing the authorize URL; stderr:\n%s", code, r.stderr.String())
+			ended = true
 		default:
 		}
+		for line := range strings.Lines(r.stderr.String()) {
+			if strings.HasPrefix(line, prefix) {
+				found = strings.TrimSpace(line)
+				return true
+			}
+		}
+		return ended
+	})
+	if found == "" {
+		t.Fatalf("joinit-token ended (exit %d) before printing the authorize URL; stderr:\n%s", r.exitCode(t), r.stderr.String())
 	}
-	t.Fatalf("no authorize URL line on stderr:\n%s", r.stderr.String())
-	return ""
+	return found
 }
 
 // browsed is what the test's browser saw.
@@ -131,7 +152,7 @@ func browse(t *testing.T, authorizeURL string) browsed {
 func browseErr(authorizeURL string) (browsed, error) {
 	var b browsed
 	hc := &http.Client{
-		Timeout: 10 * time.Second,
+		Timeout: hangLimit,
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			b.code = req.URL.Query().Get("code")
 			return nil

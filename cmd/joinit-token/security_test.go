@@ -11,11 +11,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/oauth2"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // TestFlowSendsPKCE: against a server that requires PKCE (S256), the flow
@@ -70,14 +70,13 @@ func TestBrowserGetsNoJoinitVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	var env []byte
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if b, err := os.ReadFile(record); err == nil {
-			env = b
-			break
-		}
-	}
-	if env == nil {
-		t.Fatal("the browser command did not run")
+	testutil.Eventually(t, "the browser command writes its environment", func() bool {
+		b, err := os.ReadFile(record) // renamed into place whole
+		env = b
+		return err == nil
+	})
+	if len(env) == 0 {
+		t.Fatal("the browser command ran with an empty environment")
 	}
 	if strings.Contains(string(env), "-in-env-42") || strings.Contains(string(env), "JOINIT_") {
 		t.Errorf("the browser's environment holds JOINIT_ variables:\n%s", env)
