@@ -7,18 +7,21 @@ import (
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // The bare client asks what the rules ask, in their order: page 1 alone,
 // the pages, then the other question beside the closing check.
 func TestBareReadAsksWhatTheRulesAsk(t *testing.T) {
 	t.Parallel()
-	sb := sandbox.New(sandbox.Options{Seed: 7, Memberships: 30, Faults: sandbox.Faults{Latency: 5 * time.Millisecond}})
-	url := sb.Start()
-	t.Cleanup(sb.Close)
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 7, Memberships: 30, Faults: sandbox.Faults{Latency: 5 * time.Millisecond}})
 	if err := bareRead(context.Background(), url, 4, 10, 2); err != nil {
 		t.Fatal(err)
 	}
+	// A request is logged when its handler returns, which may come after
+	// the client has its answer: wait for the log's event here, so that
+	// settledLog's own second (a bench's limit) is no race for the test.
+	testutil.Eventually(t, "the sandbox logs the read's requests", func() bool { return len(sb.RequestLog()) >= bareRequests(4) })
 	log, err := settledLog(sb, bareRequests(4))
 	if err != nil {
 		t.Fatal(err)
