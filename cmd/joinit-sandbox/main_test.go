@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
@@ -87,11 +86,8 @@ func TestRunPrintsURLAndStops(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"-path-prefix", "/proxy", "-url-file", urlFile, "-memberships", "3", "-v"}, &stdout, &stderr)
 	}()
-	line := regexp.MustCompile(`^JOINIT_BASE_URL=(http://127\.0\.0\.1:\d+/proxy)\n$`)
-	var m []string
-	for deadline := time.Now().Add(5 * time.Second); m == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		m = line.FindStringSubmatch(stdout.String())
-	}
+	testutil.Eventually(t, "a line on stdout", func() bool { return strings.Contains(stdout.String(), "\n") })
+	m := regexp.MustCompile(`^JOINIT_BASE_URL=(http://127\.0\.0\.1:\d+/proxy)\n$`).FindStringSubmatch(stdout.String())
 	if m == nil {
 		t.Fatalf("stdout %q", stdout.String())
 	}
