@@ -87,9 +87,7 @@ func TestOffboardingOnKeystone(t *testing.T) {
 
 	// e. The sandbox answers another organization's records: the guard
 	// stops the apply and the group is unchanged.
-	other := sandbox.New(sandbox.Options{Seed: 4801, Memberships: 40})
-	otherURL := other.Start()
-	defer other.Close()
+	other, otherURL := sandbox.StartForTest(t, sandbox.Options{Seed: 4801, Memberships: 40})
 	if other.OrganizationID() == w.sandbox.OrganizationID() {
 		t.Fatal("e. the other sandbox has the same organization")
 	}
