@@ -29,7 +29,7 @@ provider "joinit" {
 // lean read of it too. Nothing reaches state.
 func TestAccBoundsEndlessServer(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{EndlessPages: true}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{EndlessPages: true}})
 	// The advice names what lowers the values charged: not the type filters, applied to what was read.
 	budget := regexp.MustCompile(`(?s)Failed to read joinit_memberships.*the read stopped after [0-9,]+\s+records\s+on\s+[0-9,]+\s+pages.*past\s+the\s+budget\s+of\s+50,000\s+values.*raise\s+max_result_values\s+\(or\s+JOINIT_MAX_RESULT_VALUES\).*include_records\s+=\s+false.*filter\s+with\s+status\s+\(the\s+API\s+applies\s+it\s+before\s+answering;\s+membership_types\s+and\s+membership_names\s+are\s+applied\s+to\s+what\s+was\s+read\)`)
 	resource.Test(t, resource.TestCase{
@@ -46,8 +46,8 @@ func TestAccBoundsEndlessServer(t *testing.T) {
 // nested 9,000 deep fails it naming the record and the field.
 func TestAccBoundsBloatedRecord(t *testing.T) {
 	t.Parallel()
-	_, answers := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatAnswers: 1_000_000}})
-	_, deep := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatDepth: 9_000}})
+	_, answers := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatAnswers: 1_000_000}})
+	_, deep := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatDepth: 9_000}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
@@ -71,35 +71,36 @@ func TestAccBoundsBloatedRecord(t *testing.T) {
 	})
 }
 
-// The budget from the environment, and a bad value there named.
+// The budget from the environment, and a bad value there named: each step
+// with a provider of its own environment (testEnv), so that the test runs
+// beside the others.
 func TestAccBoundsFromEnvironment(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 300})
-	t.Setenv(envMaxValues, "2e3")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 300})
+	budget := factoriesWithEnv(testEnv{envMaxValues: "2e3"})
+	resource.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
-				Config: providerBlock(url) + `data "joinit_memberships" "all" {}`,
+				// First: Terraform destroys with the last step's provider.
+				ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envMaxValues: "lots"}),
+				Config:                   providerBlock(url) + `data "joinit_memberships" "all" {}`,
+				ExpectError:              regexp.MustCompile(`(?s)Invalid JOINIT_MAX_RESULT_VALUES.*JOINIT_MAX_RESULT_VALUES is "lots", not a whole number`),
+			},
+			{
+				ProtoV6ProviderFactories: budget,
+				Config:                   providerBlock(url) + `data "joinit_memberships" "all" {}`,
 				// 300 records of 17 fields are more than 2,000 values on page 1
 				// alone: its decoding stops at record 119.
 				ExpectError: regexp.MustCompile(`(?s)page\s+1\s+alone\s+holds\s+more\s+than\s+118\s+records,\s+past\s+the\s+budget\s+of\s+2,000\s+values.*raise\s+max_result_values`),
 			},
 			{
 				// The lean read of the same 300 holds 600 values.
-				Config: providerBlock(url) + `data "joinit_memberships" "all" { include_records = false }`,
+				ProtoV6ProviderFactories: budget,
+				Config:                   providerBlock(url) + `data "joinit_memberships" "all" { include_records = false }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(300)),
 				},
 			},
 		},
-	})
-	t.Setenv(envMaxValues, "lots")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
-		Steps: []resource.TestStep{{
-			Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
-			ExpectError: regexp.MustCompile(`(?s)Invalid JOINIT_MAX_RESULT_VALUES.*JOINIT_MAX_RESULT_VALUES is "lots", not a whole number`),
-		}},
 	})
 }
 
@@ -107,7 +108,7 @@ func TestAccBoundsFromEnvironment(t *testing.T) {
 // it, the lookup fails saying so and how to narrow it.
 func TestAccBoundsLookup(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 300})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 300})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{

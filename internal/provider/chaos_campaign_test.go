@@ -107,7 +107,15 @@ func TestChaosCampaign(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				outcome, why := campaignRun(t, uint64(seed), mode.chaos)
+				// A subtest a run, so that its sandboxes and directory go
+				// when it ends; one that failed (t.Fatal) has no outcome.
+				var outcome campaignOutcome
+				var why string
+				if !t.Run(fmt.Sprintf("%s/seed_%d", mode.name, seed), func(t *testing.T) {
+					outcome, why = campaignRun(t, uint64(seed), mode.chaos)
+				}) {
+					return
+				}
 				mu.Lock()
 				defer mu.Unlock()
 				counts[outcome]++
@@ -170,10 +178,8 @@ func campaignRun(t *testing.T, seed uint64, chaos sandbox.Chaos) (campaignOutcom
 	for i, e := range apispec.Endpoints {
 		records[e.Name] = campaignSizes[(int(seed)+i)%len(campaignSizes)]
 	}
-	sb := sandbox.New(sandbox.Options{Seed: int64(seed), Records: records,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: int64(seed), Records: records,
 		Faults: sandbox.Faults{Chaos: chaos}})
-	url := sb.Start()
-	defer sb.Close()
 
 	reads := chaosReads()
 	dir := t.TempDir()
@@ -191,13 +197,8 @@ func campaignRun(t *testing.T, seed uint64, chaos sandbox.Chaos) (campaignOutcom
 		t.Fatalf("seed %d: terraform output: %v", seed, err)
 	}
 	// The truth: the same reads of the same data, served without faults.
-	clean := sandbox.New(sandbox.Options{Seed: int64(seed), Records: records})
-	cleanURL := clean.Start()
-	defer clean.Close()
-	c, err := client.New(client.Config{BaseURL: cleanURL, Token: sandbox.DefaultToken})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cleanURL := sandbox.StartForTest(t, sandbox.Options{Seed: int64(seed), Records: records})
+	c := testClient(t, client.Config{BaseURL: cleanURL, Token: sandbox.DefaultToken})
 	for label, r := range reads {
 		state, _, err := r.def.readChecked(ctx, c, configOf(r.def, r.args), maxResultBytes)
 		if err != nil {

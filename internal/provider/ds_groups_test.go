@@ -13,7 +13,7 @@ import (
 )
 
 func TestAccGroups_severalPagesWithRawJSON(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 11, Groups: 130})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 11, Groups: 130})
 	var first struct {
 		ID   string `json:"_id"`
 		Name string `json:"name"`

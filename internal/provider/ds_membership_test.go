@@ -97,16 +97,15 @@ func textOf(t *testing.T, rec []byte, key string) string {
 	return v
 }
 
-// lookupSandbox is a data set of 60 memberships, in which the first
-// member holds a second membership (record 2 repeats record 0's e-mail).
-func lookupSandbox(t *testing.T, seed int64) (string, [][]byte) {
-	t.Helper()
-	sb, url := startSandbox(t, sandbox.Options{Seed: seed, Memberships: 60})
-	return url, rawRecords(sb.MembershipsJSON(nil))
+// lookupData is a data set of 60 memberships, in which the first member
+// holds a second membership (record 2 repeats record 0's e-mail).
+func lookupData(seed int64) sandbox.Options {
+	return sandbox.Options{Seed: seed, Memberships: 60}
 }
 
 func TestAccMembership_eachKeyAndEmailCase(t *testing.T) {
-	url, recs := lookupSandbox(t, 91)
+	sb, url := sandbox.StartForTest(t, lookupData(91))
+	recs := rawRecords(sb.MembershipsJSON(nil))
 	byEmail := uniqueBy(t, recs, "email", true)
 	email := textOf(t, byEmail, "email")
 	byExternal := uniqueBy(t, recs, "external_id", false)
@@ -137,7 +136,8 @@ data "joinit_membership" "by_external_id" {
 }
 
 func TestAccMembership_missing(t *testing.T) {
-	url, recs := lookupSandbox(t, 92)
+	sb, url := sandbox.StartForTest(t, lookupData(92))
+	recs := rawRecords(sb.MembershipsJSON(nil))
 	active := 0
 	for _, r := range recs {
 		if decodeFields(t, r).number(t, "status") == jsonNum(100) {
@@ -176,7 +176,8 @@ func TestAccMembership_missing(t *testing.T) {
 // record 0's e-mail): a lookup by e-mail fails listing both, never another
 // member's data, and status or id narrows it.
 func TestAccMembership_severalMatches(t *testing.T) {
-	url, recs := lookupSandbox(t, 93)
+	sb, url := sandbox.StartForTest(t, lookupData(93))
+	recs := rawRecords(sb.MembershipsJSON(nil))
 	email := textOf(t, recs[0], "email")
 	if textOf(t, recs[2], "email") != email {
 		t.Fatal("the sandbox's record 2 should repeat record 0's e-mail")
@@ -201,7 +202,7 @@ func TestAccMembership_severalMatches(t *testing.T) {
 }
 
 func TestAccMembership_exactlyOneKey(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 94, Memberships: 3})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 94, Memberships: 3})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
@@ -272,7 +273,7 @@ func TestAccMembership_oneReadForEveryLookup(t *testing.T) {
 		ids = append(ids, strconv.Quote(textOf(t, r, "_id")))
 	}
 	requests := func(t *testing.T, config string, checks ...statecheck.StateCheck) int {
-		sb, url := startSandbox(t, sandbox.Options{Seed: seed, Memberships: n})
+		sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: seed, Memberships: n})
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: providerFactories,
 			Steps: []resource.TestStep{{ConfigStateChecks: checks, Config: fmt.Sprintf(`
@@ -338,10 +339,7 @@ output "found" {
 // read) is refused by the read itself, before any request.
 func TestLookupWithoutExactlyOneKeyIsRefusedAtTheRead(t *testing.T) {
 	t.Parallel()
-	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:1", Token: sandbox.DefaultToken})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testClient(t, client.Config{BaseURL: "http://127.0.0.1:1", Token: sandbox.DefaultToken})
 	str := func(v string) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
 	for _, tc := range []struct {
 		args map[string]tftypes.Value

@@ -16,7 +16,7 @@ import (
 // The types the sandbox's memberships hold are the first the list serves:
 // a module can join memberships to their type by id.
 func TestAccMembershipTypes_theMembershipsTypes(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 13, Memberships: 40, Records: map[string]int{apispec.EndpointMembershipTypes: 6}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 13, Memberships: 40, Records: map[string]int{apispec.EndpointMembershipTypes: 6}})
 	types := sandbox.MembershipTypes(13)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,

@@ -20,7 +20,7 @@ import (
 // still read.
 func TestAccDeviation_serverPageSizeBelowAsked(t *testing.T) {
 	t.Parallel()
-	sb, url := startSandbox(t, sandbox.Options{Seed: 71, Memberships: 2345, Payments: 1234,
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 71, Memberships: 2345, Payments: 1234,
 		Faults: sandbox.Faults{PageSizeCap: 250, IgnoreCount: []string{sandbox.EndpointPayments}}})
 	first, last := idAt(t, sb.MembershipsJSON(nil), 0), idAt(t, sb.MembershipsJSON(nil), 2344)
 	resource.Test(t, resource.TestCase{
@@ -46,7 +46,7 @@ data "joinit_payments" "all" {}
 // wait and the setting, instead of holding it for an hour.
 func TestAccDeviation_longRetryAfter(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 72, Groups: 3, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "3600"}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 72, Groups: 3, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "3600"}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -62,7 +62,7 @@ data "joinit_groups" "all" {}
 // validation.
 func TestAccDeviation_maxRetryWaitSetting(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 73, Groups: 3, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "30"}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 73, Groups: 3, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "30"}})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{

@@ -17,7 +17,7 @@ import (
 )
 
 func TestAccMemberships_allPages(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 1, Memberships: 234})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 1, Memberships: 234})
 	all := sb.MembershipsJSON(nil)
 	var first struct {
 		ID    string  `json:"_id"`
@@ -75,7 +75,7 @@ output "first_extra" {
 }
 
 func TestAccMemberships_statusFilterAndNames(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 2, Memberships: 300})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 2, Memberships: 300})
 	active := 100
 	want := len(sb.MembershipsJSON(&active))
 	if want == 0 {
@@ -114,7 +114,7 @@ output "all_names" {
 }
 
 func TestAccMemberships_rawJSONEmailsAndLeanRead(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 3, Memberships: 300})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: 300})
 	emails := map[string]bool{}
 	for _, r := range sb.MembershipsJSON(nil) {
 		var m struct{ Email *string }
@@ -158,7 +158,7 @@ output "ids_match" {
 }
 
 func TestAccMemberships_empty(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 4, Memberships: 0})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 4, Memberships: 0})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -173,7 +173,7 @@ func TestAccMemberships_empty(t *testing.T) {
 }
 
 func TestAccMemberships_invalidArguments(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 1})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 1})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -187,7 +187,7 @@ func TestAccMemberships_invalidArguments(t *testing.T) {
 // Terraform plans the read for apply and reads once the value is known,
 // filtered by it.
 func TestAccMemberships_statusUnknownAtPlan(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 6, Memberships: 40})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 6, Memberships: 40})
 	active := 100
 	want := len(sb.MembershipsJSON(&active))
 	if want == 0 || want == 40 {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestAccOrgMetrics_totalPages(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 13, OrgMetrics: 45})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 13, OrgMetrics: 45})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -33,7 +33,7 @@ data "joinit_org_metrics" "default" {}
 }
 
 func TestAccOrgMetrics_empty(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 14, OrgMetrics: 0})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 14, OrgMetrics: 0})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{

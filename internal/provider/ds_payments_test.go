@@ -13,7 +13,7 @@ import (
 )
 
 func TestAccPayments_severalPages(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 12, Payments: 210})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 12, Payments: 210})
 	var first struct {
 		ID       string   `json:"_id"`
 		Total    int64    `json:"total"`

@@ -79,10 +79,7 @@ func TestEncodeStateMatchesFrameworkEncoding(t *testing.T) {
 	lists := map[string]string{"edge records": fixtureAPI(t, edgeRecords()), "no records": fixtureAPI(t, nil)}
 	for _, d := range registeredTests() {
 		for listName, url := range lists {
-			c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := testClient(t, client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 			for variant, args := range argumentVariants(d) {
 				t.Run(d.def.name+"/"+listName+"/"+variant, func(t *testing.T) {
 					t.Parallel()
@@ -293,13 +290,8 @@ func encodeState(attrs []tfattr.Attr, state any) ([]byte, error) {
 // once, then measures encoding them to the state's msgpack, reporting the
 // encoded size and the heap the records and the encoding hold.
 func BenchmarkEncodeMemberships100k(b *testing.B) {
-	sb := sandbox.New(sandbox.Options{Seed: 7, Memberships: 100_000})
-	url := sb.Start()
-	defer sb.Close()
-	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
-	if err != nil {
-		b.Fatal(err)
-	}
+	sb, url := sandbox.StartForTest(b, sandbox.Options{Seed: 7, Memberships: 100_000})
+	c := testClient(b, client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 	state, _, err := membershipsDef.readChecked(context.Background(), c, emptyConfig(membershipsDef), maxResultBytes)
 	if err != nil {
 		b.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // read over several pages, and against hand-written records at the edges.
 
 func TestAccEveryAttribute_sandbox(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 61, Memberships: 30, Payments: 20, Groups: 9, OrgMetrics: 10, Records: sandboxRecords(10)})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 61, Memberships: 30, Payments: 20, Groups: 9, OrgMetrics: 10, Records: sandboxRecords(10)})
 	config, checks := everyAttribute(t, func(d dsTest) ([][]byte, *sandbox.Server) { return rawRecords(sb.RecordsJSON(d.def.endpoint)), sb })
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,

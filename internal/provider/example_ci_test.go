@@ -24,7 +24,8 @@ func TestAccExample_ciPlan(t *testing.T) {
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
 	t.Parallel()
-	s, tf := startExample(t, "use-cases/ci-plan", sandbox.Options{Seed: 62, Memberships: 40})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 62, Memberships: 40})
+	tf := exampleTerraform(t, "use-cases/ci-plan", s, url)
 	active := s.MembershipsJSON(new(100))
 	var emails []string
 	for _, raw := range active {

@@ -20,7 +20,8 @@ func TestAccExample_membershipLookups(t *testing.T) {
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
 	t.Parallel()
-	s, tf := startExample(t, "data-sources/joinit_membership", sandbox.Options{Seed: 62, Memberships: 80})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 62, Memberships: 80})
+	tf := exampleTerraform(t, "data-sources/joinit_membership", s, url)
 	writeFile(t, filepath.Join(tf.WorkingDir(), "terraform.tf"),
 		"terraform {\n  required_providers {\n    joinit = { source = \""+RegistryAddress+"\" }\n  }\n}\n")
 	active := rawRecords(s.MembershipsJSON(new(100)))

@@ -42,7 +42,7 @@ func TestAccExample_moduleTests(t *testing.T) {
 			t.Parallel()
 			env := map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}
 			if c.sandbox {
-				s, url := startSandbox(t, sandbox.Options{Seed: 63, Memberships: 60})
+				s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 63, Memberships: 60})
 				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
 			}
 			dir := copyExample(t, c.example)

@@ -22,7 +22,8 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
 	t.Parallel()
-	s, tf := startExample(t, "use-cases/sso-group-sync", sandbox.Options{Seed: 61, Memberships: 80})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 61, Memberships: 80})
+	tf := exampleTerraform(t, "use-cases/sso-group-sync", s, url)
 	active := len(s.MembershipsJSON(new(100)))
 	if active == 0 {
 		t.Fatal("the sandbox has no active memberships to sync")
@@ -64,14 +65,13 @@ func TestAccExample_ssoGroupSync(t *testing.T) {
 	}
 }
 
-// startExample copies a published example to a directory of its own and
-// readies Terraform there against a sandbox of its own, whose address,
+// exampleTerraform copies a published example to a directory of its own
+// and readies Terraform there against the sandbox s at url, whose address,
 // token and organization it takes from the environment, as the examples'
 // workflows give them.
-func startExample(t *testing.T, example string, opts sandbox.Options) (*sandbox.Server, *cliTerraform) {
+func exampleTerraform(t *testing.T, example string, s *sandbox.Server, url string) *cliTerraform {
 	t.Helper()
-	s, url := startSandbox(t, opts)
-	return s, newCLITerraform(t, copyExample(t, example), map[string]string{
+	return newCLITerraform(t, copyExample(t, example), map[string]string{
 		envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID(),
 	})
 }

@@ -11,17 +11,14 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
-// demoSandbox runs the organization `joinit-sandbox` serves by default
-// (seed 1, the demo numbers of records): what a person trying an example
-// starts.
-func demoSandbox(t *testing.T) string {
-	t.Helper()
+// demoData is the organization `joinit-sandbox` serves by default (seed
+// 1, the demo numbers of records): what a person trying an example starts.
+func demoData() sandbox.Options {
 	opts := sandbox.Options{Seed: 1, Records: map[string]int{}}
 	for _, name := range apispec.Names() {
 		opts.Records[name], _ = sandbox.DemoRecords(name)
 	}
-	_, url := startSandbox(t, opts)
-	return url
+	return opts
 }
 
 // The joinit_membership example plans as it is pasted, against the demo
@@ -34,13 +31,14 @@ func TestAccExample_membershipPlansAgainstTheDemoSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, url := sandbox.StartForTest(t, demoData())
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
   required_providers {
     joinit = { source = "joinit-community/joinit" }
   }
 }
-`+providerBlock(demoSandbox(t))+string(example))
+`+providerBlock(url)+string(example))
 	tf := newCLITerraform(t, dir, nil) // dev_overrides: no init
 	if _, err := tf.Plan(context.Background()); err != nil {
 		t.Fatalf("the example does not plan: %v\n%s", err, tf.output())

@@ -37,10 +37,7 @@ func TestEachFieldAloneReadsAsTheFullRecord(t *testing.T) {
 			t.Parallel()
 			sb := sandbox.New(sandbox.Options{Seed: 17, Records: sandboxRecords(30)})
 			url := fixtureAPI(t, map[string][]string{d.def.endpoint: append(slices.Clone(d.edge), recordTexts(sb.RecordsJSON(d.def.endpoint))...)})
-			c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := testClient(t, client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 			raw := map[string]tftypes.Value{"include_raw_json": tftypes.NewValue(tftypes.Bool, true)}
 			full := readRecords(t, c, d.def, fullRecordsAttr(t, d.def), raw)
 			for _, a := range d.def.fields.attrs {
@@ -155,10 +152,7 @@ func TestLeanAndChosenReadsDecodeOnlyWhatTheyReturn(t *testing.T) {
 	t.Parallel()
 	odd := `{"_id":"a","email":"a@example.com","membership_name":"Gold","display_name":5,"profile":"not an object","status":"active"}`
 	url := fixtureAPI(t, map[string][]string{apispec.EndpointMemberships: {odd}})
-	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testClient(t, client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 	read := func(set map[string]tftypes.Value) error {
 		cfg := map[string]tftypes.Value{}
 		for name, typ := range membershipsDef.stateType.AttributeTypes {
@@ -205,7 +199,7 @@ func orNull(v any) knownvalue.Check {
 
 // Bad fields are refused at validation, naming what is valid.
 func TestAccFields_invalid(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 13, Memberships: 1})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 13, Memberships: 1})
 	step := func(config, want string) resource.TestStep {
 		return resource.TestStep{Config: providerBlock(url) + config, ExpectError: regexp.MustCompile(want)}
 	}
@@ -229,7 +223,7 @@ func TestAccFields_invalid(t *testing.T) {
 // fields unknown at plan (from a resource not yet created): Terraform reads
 // at apply, once the value is known, and records has the chosen attributes.
 func TestAccFields_unknownAtPlan(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 14, Memberships: 12})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 14, Memberships: 12})
 	first := wantMembership(t, sb.MembershipsJSON(nil)[0], false)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
@@ -258,7 +252,7 @@ data "joinit_memberships" "m" {
 // fields unknown at plan next to include_records = false is not refused at
 // validation: it may turn out null, and then the lean read is valid.
 func TestAccFields_unknownAtPlanWithLeanRead(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 15, Memberships: 12})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 15, Memberships: 12})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{

@@ -108,7 +108,7 @@ func TestFilterWarningNamesTheOtherArgument(t *testing.T) {
 // membership_name are in the sets, in memberships, records, ids and emails
 // alike, whichever way the records are read.
 func TestAccMemberships_typeAndNameFilters(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 12, Memberships: 260})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 12, Memberships: 260})
 	all := rawRecords(sb.MembershipsJSON(nil))
 	typeOf := func(r []byte) (typ, name string) {
 		var m struct {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -26,7 +25,7 @@ import (
 // message, naming the attribute, never the framework's "an error in the
 // provider ... Value 2.5 is not an integer".
 func TestAccFirstDay_fractionsInWholeNumbers(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 3})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 28, Memberships: 3})
 	withSetting := func(setting string) string {
 		return strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  "+setting, 1)
 	}
@@ -55,7 +54,8 @@ func TestAccFirstDay_fractionsInWholeNumbers(t *testing.T) {
 // and says the read was made; under strict_filters it is one error that
 // names the setting and says the read failed, with no warning beside it.
 func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 3})
+	t.Parallel()
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 28, Memberships: 3})
 	for _, tc := range []struct {
 		name, args string
 		fails      bool
@@ -66,6 +66,7 @@ func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
 			"strict_filters is on, so the read failed", "If 10 is a code the API has added, set strict_filters = false on this data source"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "main.tf"), `terraform {
   required_providers {
@@ -101,10 +102,8 @@ func TestAccFirstDay_unknownStatusSaidOnce(t *testing.T) {
 // it must be absolute, like api.example.com is, not url.Parse's "first
 // path segment in URL cannot contain colon".
 func TestAccFirstDay_baseURLWithoutScheme(t *testing.T) {
-	t.Setenv(envBaseURL, "127.0.0.1:8080")
-	t.Setenv(envAccessToken, sandbox.DefaultToken)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envBaseURL: "127.0.0.1:8080", envAccessToken: sandbox.DefaultToken}),
 		Steps: []resource.TestStep{{
 			Config:      `data "joinit_groups" "g" {}`,
 			ExpectError: regexp.MustCompile(`(?s)Invalid base URL.*JOINIT_BASE_URL:\s+the\s+base\s+URL\s+must\s+be\s+absolute,\s+like\s+https://api.example.com:\s+it\s+has\s+no\s+scheme`),
@@ -128,27 +127,24 @@ func TestAccFirstDay_caCertFile(t *testing.T) {
 	block := func(extra string) string {
 		return fmt.Sprintf("provider \"joinit\" {\n  base_url = %q\n  access_token = %q\n  max_retries = 0\n  %s\n}\ndata \"joinit_groups\" \"g\" {}\n", srv.URL, sandbox.DefaultToken, extra)
 	}
-	t.Setenv(envCACertFile, "")
-	os.Unsetenv(envCACertFile)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	groups := []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3))}
+	unset, fromEnv := factoriesWithEnv(nil), factoriesWithEnv(testEnv{envCACertFile: caFile})
+	resource.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: block(""), ExpectError: regexp.MustCompile(`(?s)TLS\s+handshake\s+failed.*trust\s+that\s+authority\s+with\s+ca_cert_file\s+\(or\s+JOINIT_CA_CERT_FILE\)`)},
-			{Config: block(fmt.Sprintf("ca_cert_file = %q", notPEM)), ExpectError: regexp.MustCompile(`(?s)Invalid ca_cert_file.*holds\s+no\s+PEM\s+certificate`)},
-			{Config: block(fmt.Sprintf("ca_cert_file = %q", caFile)),
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3))}},
+			{ProtoV6ProviderFactories: unset, Config: block(""),
+				ExpectError: regexp.MustCompile(`(?s)TLS\s+handshake\s+failed.*trust\s+that\s+authority\s+with\s+ca_cert_file\s+\(or\s+JOINIT_CA_CERT_FILE\)`)},
+			{ProtoV6ProviderFactories: unset, Config: block(fmt.Sprintf("ca_cert_file = %q", notPEM)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid ca_cert_file.*holds\s+no\s+PEM\s+certificate`)},
+			{ProtoV6ProviderFactories: unset, Config: block(fmt.Sprintf("ca_cert_file = %q", caFile)), ConfigStateChecks: groups},
+			// The authority from the provider's environment.
+			{ProtoV6ProviderFactories: fromEnv, Config: block(""), ConfigStateChecks: groups},
 		},
-	})
-	t.Setenv(envCACertFile, caFile)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
-		Steps: []resource.TestStep{{Config: block(""),
-			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_groups.g", tfjsonpath.New("groups"), knownvalue.ListSizeExact(3))}}},
 	})
 }
 
 // The provider binary says which build it is.
 func TestProviderVersionFlag(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(filepath.Join(builtProviderDir(t), "terraform-provider-joinit"), "-version").CombinedOutput()
 	if err != nil {
 		t.Fatalf("-version: %v: %s", err, out)
@@ -177,6 +173,7 @@ func TestAccFirstDay_httpsToPlainHTTP(t *testing.T) {
 // both read paths, naming the data source, the record's position and the
 // field, and the token reaches no state.
 func TestAccTokenInARecordFailsThePlan(t *testing.T) {
+	t.Parallel()
 	url := fixtureAPI(t, map[string][]string{"memberships": {`{"_id":"m-1"}`, `{"_id":"m-2","display_name":"` + sandbox.DefaultToken + `"}`}})
 	for name, factories := range map[string]map[string]func() (tfprotov6.ProviderServer, error){"fast path": providerFactories, "framework": frameworkFactories} {
 		t.Run(name, func(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
@@ -100,7 +99,7 @@ func TestHostileServerCannotLeakTheTokenOnAnyChannel(t *testing.T) {
 					h(w, r)
 				}))
 				t.Cleanup(srv.Close)
-				for path, s := range map[string]tfprotov6.ProviderServer{"fast": NewServer(context.Background(), "test")(), "framework": providerserver.NewProtocol6(newProvider("test"))()} {
+				for path, s := range map[string]tfprotov6.ProviderServer{"fast": testServer(context.Background(), nil), "framework": testFrameworkServer()} {
 					var logs bytes.Buffer
 					ctx := tflogtest.RootLogger(context.Background(), &logs)
 					conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
@@ -165,7 +164,7 @@ func TestOwnWordsAreNotRedacted(t *testing.T) {
 		w.WriteHeader(http.StatusUnauthorized)
 	}))
 	t.Cleanup(srv.Close)
-	for path, s := range map[string]tfprotov6.ProviderServer{"fast": NewServer(context.Background(), "test")(), "framework": providerserver.NewProtocol6(newProvider("test"))()} {
+	for path, s := range map[string]tfprotov6.ProviderServer{"fast": testServer(context.Background(), nil), "framework": testFrameworkServer()} {
 		conf, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
 			"base_url":     tftypes.NewValue(tftypes.String, srv.URL),
 			"access_token": tftypes.NewValue(tftypes.String, token),

@@ -23,7 +23,7 @@ func TestAccTraceLogNeverShowsToken(t *testing.T) {
 	t.Parallel()
 	const token = "tok-SECRET-3b1f9c0e7d"
 	const wrongToken = "tok-WRONG-a9d8e7f6c5"
-	_, url := startSandbox(t, sandbox.Options{Seed: 31, Memberships: 1200, Token: token, Faults: sandbox.Faults{ServerErrors: 1, OnlyPages: []int{2}}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 31, Memberships: 1200, Token: token, Faults: sandbox.Faults{ServerErrors: 1, OnlyPages: []int{2}}})
 
 	dir := t.TempDir()
 	cliConfig := filepath.Join(dir, "dev.tfrc")

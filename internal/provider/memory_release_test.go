@@ -21,7 +21,7 @@ import (
 // Not parallel: it replaces the package's hooks, so it runs before any
 // parallel test does.
 func TestReadStateIsGarbageWhenItsMemoryIsReleased(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 5, Memberships: 50})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50})
 	var state weak.Pointer[membershipsState]
 	typed := false
 	testHookReadState = func(s any) {
@@ -40,7 +40,7 @@ func TestReadStateIsGarbageWhenItsMemoryIsReleased(t *testing.T) {
 	t.Cleanup(func() { testHookReadState, releaseMemory = nil, releaseMemoryAroundLargeState })
 
 	ctx := context.Background()
-	s := NewServer(ctx, "test")()
+	s := testServer(ctx, nil)
 	conf, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
 		"base_url":     tftypes.NewValue(tftypes.String, url),
 		"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),

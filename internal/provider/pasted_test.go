@@ -42,7 +42,8 @@ func TestPastedMistake(t *testing.T) {
 // in base_url, spaces around a lookup's e-mail, a zero duration, a nested
 // field name.
 func TestAccMessagesSayWhatWasPasted(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 31, Memberships: 20})
+	t.Parallel()
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 31, Memberships: 20})
 	withToken := func(token string) string {
 		return `provider "joinit" {
   base_url     = "` + url + `"

@@ -5,6 +5,7 @@ package provider
 import (
 	"context"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 )
 
 // joinitProvider is the framework provider. It is read-only: data sources only.
@@ -27,12 +30,19 @@ type joinitProvider struct {
 	// resultLimit is the largest encoded state a read may return
 	// (maxResultBytes; tests set less).
 	resultLimit int64
+	// lookupEnv reads the environment the settings fall back on:
+	// os.LookupEnv. A test gives its provider an environment of its own,
+	// so that it need not set the process's and can run beside others.
+	lookupEnv func(name string) (string, bool)
+	// tuneClient, when not nil, changes the client's configuration after
+	// the settings: tests shorten the retry waits. Nil in use.
+	tuneClient func(*client.Config)
 }
 
 var _ provider.Provider = (*joinitProvider)(nil)
 
 func newProvider(version string) *joinitProvider {
-	return &joinitProvider{version: version, resultLimit: maxResultBytes}
+	return &joinitProvider{version: version, resultLimit: maxResultBytes, lookupEnv: os.LookupEnv}
 }
 
 // data is the configured provider data, nil before (or without) Configure.
@@ -55,7 +65,7 @@ func providerSchema() schema.Schema {
 }
 
 func (p *joinitProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	data := configure(ctx, p.version, p.resultLimit, req, resp)
+	data := configure(ctx, p.version, p.resultLimit, p.lookupEnv, p.tuneClient, req, resp)
 	if data == nil {
 		return
 	}

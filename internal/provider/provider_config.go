@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -38,8 +37,12 @@ func (d *providerData) clientOrNil() *client.Client {
 // advises, instead of failing here.
 //
 // limit is the largest encoded state a read may return: the client stops a
-// read whose text alone passes it (client.Config.MaxBytes).
-func configure(ctx context.Context, version string, limit int64, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
+// read whose text alone passes it (client.Config.MaxBytes). lookupEnv reads
+// the environment the settings fall back on (os.LookupEnv in use); tune,
+// when not nil, changes the client's configuration last (tests shorten its
+// retry waits).
+func configure(ctx context.Context, version string, limit int64, lookupEnv func(string) (string, bool), tune func(*client.Config),
+	req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
 	if !req.Config.Raw.IsFullyKnown() {
 		tflog.Warn(ctx, "provider configuration has values unknown until apply; the joinit client is not configured during this plan")
 		// A Terraform that can defer is told to; the framework then
@@ -59,7 +62,7 @@ func configure(ctx context.Context, version string, limit int64, req provider.Co
 		MaxBytes:  limit,
 	}}
 	for _, s := range providerSettings {
-		v, fromEnv := settingValue(s, block[s.name])
+		v, fromEnv := settingValue(s, block[s.name], lookupEnv)
 		if bad := s.parse(v, fromEnv, &conf); bad != nil {
 			resp.Diagnostics.AddAttributeError(path.Root(s.name), bad.summary, bad.detail)
 		}
@@ -70,6 +73,9 @@ func configure(ctx context.Context, version string, limit int64, req provider.Co
 		return nil
 	}
 	conf.client.Logger = tflogBridge{token: token}
+	if tune != nil {
+		tune(&conf.client)
+	}
 	c, err := client.New(conf.client)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid provider configuration", message(err))
@@ -85,11 +91,11 @@ func configure(ctx context.Context, version string, limit int64, req provider.Co
 
 // settingValue is a setting's value: the attribute's when set, else its
 // environment variable's when that is set (fromEnv), else null.
-func settingValue(s setting, attr tftypes.Value) (v tftypes.Value, fromEnv bool) {
+func settingValue(s setting, attr tftypes.Value, lookupEnv func(string) (string, bool)) (v tftypes.Value, fromEnv bool) {
 	if attr.Type() != nil && !attr.IsNull() {
 		return attr, false
 	}
-	if env, ok := os.LookupEnv(s.env); s.env != "" && ok {
+	if env, ok := lookupEnv(s.env); s.env != "" && ok {
 		return tftypes.NewValue(tftypes.String, env), true
 	}
 	return tftypes.NewValue(s.attribute.GetType().TerraformType(context.Background()), nil), false

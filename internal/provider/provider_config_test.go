@@ -23,12 +23,14 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
+// The provider's settings from its environment variables: the
+// provider's own environment (testEnv), so that the test runs beside the
+// others; TestProviderReadsTheProcessEnvironment holds that the released
+// provider's environment is the process's.
 func TestAccProvider_configFromEnvironment(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 21, Memberships: 3})
-	t.Setenv(envBaseURL, url)
-	t.Setenv(envAccessToken, sandbox.DefaultToken)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 21, Memberships: 3})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envBaseURL: url, envAccessToken: sandbox.DefaultToken}),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "joinit" {}
@@ -41,12 +43,47 @@ data "joinit_memberships" "all" {}
 	})
 }
 
+// The released provider reads its settings' variables from the process's
+// environment: configured with an empty block, it reads the API that
+// JOINIT_BASE_URL names with JOINIT_ACCESS_TOKEN's token, and the guard
+// of JOINIT_ORGANIZATION_ID stops it. The other tests give their providers
+// an environment of their own (testEnv); the CLI tests' built provider
+// reads the process's too. Not parallel: it sets the process's environment.
+func TestProviderReadsTheProcessEnvironment(t *testing.T) {
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 21, Memberships: 3})
+	t.Setenv(envBaseURL, url)
+	t.Setenv(envAccessToken, sandbox.DefaultToken)
+	for _, org := range []string{"", "org-from-env"} {
+		if org != "" {
+			t.Setenv(envOrganization, org)
+		}
+		s := NewServer(context.Background(), "test")()
+		conf, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, nil)})
+		if err != nil || len(conf.Diagnostics) > 0 {
+			t.Fatalf("configure from the environment: %v %v", err, conf.Diagnostics)
+		}
+		resp, err := s.ReadDataSource(context.Background(), readRequest(t, membershipsDef, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if org == "" {
+			if resp.State == nil || len(resp.Diagnostics) > 0 || len(stateIDs(t, resp.State)) != 3 {
+				t.Errorf("read with the environment's base URL and token: %v, want the sandbox's 3 memberships", resp.Diagnostics)
+			}
+			continue
+		}
+		if len(resp.Diagnostics) != 1 || !strings.Contains(resp.Diagnostics[0].Detail, `not to "org-from-env"`) {
+			t.Errorf("read under the environment's organization id: %v, want the guard to refuse the sandbox's records", resp.Diagnostics)
+		}
+	}
+}
+
+// No token in the block, and JOINIT_ACCESS_TOKEN unset: the provider's
+// environment holds no variable.
 func TestAccProvider_missingToken(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 22})
-	t.Setenv(envAccessToken, "") // restored after the test
-	os.Unsetenv(envAccessToken)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 22})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factoriesWithEnv(nil),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "joinit" {
@@ -62,10 +99,9 @@ data "joinit_groups" "g" {}
 // A token variable that is set but empty (a CI secret never defined) says
 // so, rather than that the token is missing.
 func TestAccProvider_emptyTokenVariable(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 22})
-	t.Setenv(envAccessToken, "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 22})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envAccessToken: ""}),
 		Steps: []resource.TestStep{{
 			Config:      `provider "joinit" { base_url = "` + url + `" }` + "\n" + `data "joinit_groups" "g" {}`,
 			ExpectError: regexp.MustCompile(`(?s)Missing access token.*JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+is\s+set,\s+but\s+empty.*give\s+it\s+a\s+value,\s+or\s+set\s+access_token`),
@@ -78,7 +114,8 @@ func TestAccProvider_emptyTokenVariable(t *testing.T) {
 // came from; the organization id is shown quoted, so the newline shows,
 // and the token never is.
 func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 22})
+	t.Parallel()
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 22})
 	const org = "5ddf0e00da4dd10500000000"
 	for _, tc := range []struct{ name, env, value, config, want string }{
 		{"organization id from the environment", envOrganization, org + "\n", providerBlock(url),
@@ -89,11 +126,12 @@ func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
 			`(?s)Invalid access_token.*the\s+JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+contains\s+a\s+newline`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			env := testEnv{}
 			if tc.env != "" {
-				t.Setenv(tc.env, tc.value)
+				env[tc.env] = tc.value
 			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: providerFactories,
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: factoriesWithEnv(env),
 				Steps: []resource.TestStep{{
 					Config:      tc.config + "\n" + `data "joinit_groups" "g" {}`,
 					ExpectError: regexp.MustCompile(tc.want),
@@ -106,9 +144,8 @@ func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
 // JOINIT_BASE_URL set but empty (a CI secret never defined) is refused:
 // the default host is not what that user chose.
 func TestAccProvider_emptyBaseURLEnvironment(t *testing.T) {
-	t.Setenv(envBaseURL, "")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envBaseURL: ""}),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "joinit" {
@@ -191,7 +228,7 @@ func readGroupsWithoutBaseURL(t *testing.T) {
 }
 
 func TestAccProvider_refusedToken(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 23, Memberships: 5})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 23, Memberships: 5})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -259,7 +296,7 @@ data "joinit_groups" "g" {}
 }
 
 func TestAccProvider_garbageFromAPI(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 24, Memberships: 1500, Faults: sandbox.Faults{NonJSONPage: 2}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 24, Memberships: 1500, Faults: sandbox.Faults{NonJSONPage: 2}})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -270,7 +307,7 @@ func TestAccProvider_garbageFromAPI(t *testing.T) {
 }
 
 func TestAccProvider_apiNeverAdvances(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 25, Memberships: 2500, Faults: sandbox.Faults{IgnorePage: true}})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 25, Memberships: 2500, Faults: sandbox.Faults{IgnorePage: true}})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -282,7 +319,7 @@ func TestAccProvider_apiNeverAdvances(t *testing.T) {
 
 func TestAccProvider_endpointPathOverride(t *testing.T) {
 	paths := sandbox.Paths{apispec.EndpointGroups: "/v2/teams"}
-	_, url := startSandbox(t, sandbox.Options{Seed: 26, Groups: 4, PathPrefix: "/proxy", Paths: paths})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 26, Groups: 4, PathPrefix: "/proxy", Paths: paths})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -306,7 +343,7 @@ data "joinit_groups" "g" {}
 // A token that is unknown at plan time (from a resource not created yet)
 // must not crash the provider: the data source says why it cannot read.
 func TestAccProvider_unknownTokenAtPlan(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 27, Memberships: 2})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 27, Memberships: 2})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -346,7 +383,7 @@ provider "joinit" {
 
 func TestAccProvider_organizationGuardPasses(t *testing.T) {
 	t.Parallel()
-	s, url := startSandbox(t, sandbox.Options{Seed: 41, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 41, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -361,7 +398,7 @@ func TestAccProvider_organizationGuardPasses(t *testing.T) {
 
 func TestAccProvider_organizationGuardStopsAnotherOrganization(t *testing.T) {
 	t.Parallel()
-	s, url := startSandbox(t, sandbox.Options{Seed: 42, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 42, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
 	actual := regexp.QuoteMeta(s.OrganizationID())
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
@@ -372,12 +409,10 @@ func TestAccProvider_organizationGuardStopsAnotherOrganization(t *testing.T) {
 	})
 }
 
-// Not parallel: it sets the environment.
 func TestAccProvider_organizationFromEnvironment(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 43, Memberships: 4})
-	t.Setenv(envOrganization, "org-from-env")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: providerFactories,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 43, Memberships: 4})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: "org-from-env"}),
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
 			ExpectError: regexp.MustCompile(`(?s)not to\s+"org-from-env"`),
@@ -389,12 +424,12 @@ func TestAccProvider_organizationFromEnvironment(t *testing.T) {
 // is an error naming the variable, the value quoted: the guard is never
 // turned off without a word. So is a blank organization_id.
 func TestAccProvider_blankOrganizationIsAnError(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 44, Memberships: 4})
+	t.Parallel()
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 44, Memberships: 4})
 	for _, blank := range []string{"", " "} {
 		t.Run(fmt.Sprintf("%q", blank), func(t *testing.T) {
-			t.Setenv(envOrganization, blank)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: providerFactories,
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: blank}),
 				Steps: []resource.TestStep{{
 					Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
 					ExpectError: regexp.MustCompile(`(?s)Blank JOINIT_ORGANIZATION_ID.*JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+is\s+set\s+to\s+` + regexp.QuoteMeta(fmt.Sprintf("%q", blank)) + `.*or\s+unset\s+it`),
@@ -403,9 +438,8 @@ func TestAccProvider_blankOrganizationIsAnError(t *testing.T) {
 		})
 	}
 	t.Run("attribute", func(t *testing.T) {
-		t.Setenv(envOrganization, "ignored-when-the-attribute-is-set")
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: providerFactories,
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: "ignored-when-the-attribute-is-set"}),
 			Steps: []resource.TestStep{{
 				Config: strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \"  \"", 1) +
 					`data "joinit_memberships" "all" {}`,
@@ -442,7 +476,7 @@ data "joinit_groups" "g" {}
 
 // A 404 shows the URL asked for and names the endpoint_paths attribute.
 func TestAccProvider_notFoundNamesEndpointPath(t *testing.T) {
-	_, url := startSandbox(t, sandbox.Options{Seed: 27, Payments: 3})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 27, Payments: 3})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
@@ -466,7 +500,7 @@ data "joinit_payments" "p" {}
 // and every one comes back whole; none fails with its retries used up. Status and page size
 // vary, so that no two of them share a fetch.
 func TestAccMemberships_twentyDataSourcesUnderOneRateLimit(t *testing.T) {
-	sb, url := startSandbox(t, sandbox.Options{Seed: 28, Memberships: 30, Faults: sandbox.Faults{RateLimit: 20}})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 28, Memberships: 30, Faults: sandbox.Faults{RateLimit: 20}})
 	statuses := []int{50, 75, 100, 300, 350}
 	sizes := []int{20, 21, 22, 23}
 	// Each data source's ids and records, counted, against the sandbox's

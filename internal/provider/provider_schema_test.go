@@ -33,7 +33,13 @@ var generatedTables = []struct {
 		environmentTable},
 }
 
+// Parallel unless it rewrites the files (make readme), which
+// TestEveryDataSourceIsInTheReadmeAndTheIndex reads: the tests that are not
+// parallel run before any that are.
 func TestGeneratedSettingsTables(t *testing.T) {
+	if !*updateReadme {
+		t.Parallel()
+	}
 	for _, g := range generatedTables {
 		b, err := os.ReadFile(g.path)
 		if err != nil {
@@ -203,7 +209,7 @@ type describedPart struct {
 // gets it, and returns every part that carries a description.
 func servedSchemaParts(t *testing.T) []describedPart {
 	t.Helper()
-	resp, err := NewServer(context.Background(), "test")().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	resp, err := testServer(context.Background(), nil).GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,23 +2,24 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"encoding/json"
-	"slices"
-
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/joinit-community/terraform-provider-joinit/internal/client"
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
@@ -68,18 +69,79 @@ func useOpenTofuRegistryHost() {
 }
 
 // providerFactories serve the provider in process, through the same
-// server as the released binary.
-var providerFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"joinit": func() (tfprotov6.ProviderServer, error) { return NewServer(context.Background(), "test")(), nil },
+// server as the released binary (testServer).
+var providerFactories = factoriesWithEnv(nil)
+
+// factoriesWithEnv serve the provider in process, its settings'
+// environment env: a test of the environment variables gives its provider
+// an environment of its own instead of setting the process's
+// (t.Setenv), and so runs in parallel with the others.
+func factoriesWithEnv(env testEnv) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"joinit": func() (tfprotov6.ProviderServer, error) { return testServer(context.Background(), env), nil },
+	}
 }
 
-// startSandbox runs a sandbox for one test.
-func startSandbox(t *testing.T, opts sandbox.Options) (*sandbox.Server, string) {
+// testEnv is the environment a test's provider reads its settings'
+// variables from (JOINIT_BASE_URL, ...) in place of the process's; a
+// variable it lacks is unset, and nil is an environment without any.
+type testEnv map[string]string
+
+func (e testEnv) lookup(name string) (string, bool) {
+	v, ok := e[name]
+	return v, ok
+}
+
+// testProvider is the provider as this package's tests serve it: the
+// environment of its settings is env, never the process's, and its client
+// waits milliseconds between retries (withTestRetryWaits). Whatever else
+// it does is the provider's own. TestProviderReadsTheProcessEnvironment
+// holds what the released provider reads instead: the process's.
+func testProvider(env testEnv) *joinitProvider {
+	p := newProvider("test")
+	p.lookupEnv = env.lookup
+	p.tuneClient = func(c *client.Config) { *c = withTestRetryWaits(*c) }
+	return p
+}
+
+// testServer is NewServer's server (the fast path), of testProvider(env).
+func testServer(interrupt context.Context, env testEnv) *server {
+	s := NewServer(interrupt, "test")().(*server)
+	t := testProvider(env)
+	s.provider.lookupEnv, s.provider.tuneClient = t.lookupEnv, t.tuneClient
+	return s
+}
+
+// testFrameworkServer is the framework's own server of testProvider(nil),
+// without the fast path.
+func testFrameworkServer() tfprotov6.ProviderServer {
+	return providerserver.NewProtocol6(testProvider(nil))()
+}
+
+// testClient is how this package's tests build a client: with the retry
+// waits of milliseconds the client package's own tests use (its
+// newClient), so that a test whose read meets a retry does not sit out the
+// production backoff (half a second, doubling). A wait cfg sets wins.
+func testClient(t testing.TB, cfg client.Config) *client.Client {
 	t.Helper()
-	s := sandbox.New(opts)
-	url := s.Start()
-	t.Cleanup(s.Close)
-	return s, url + opts.PathPrefix
+	c, err := client.New(withTestRetryWaits(cfg))
+	if err != nil {
+		t.Fatalf("client.New: %v", err)
+	}
+	return c
+}
+
+// withTestRetryWaits shortens the backoff between retries to 1 to 10 ms,
+// unless cfg sets its own. A wait the server names (Retry-After) is still
+// waited, and max_retry_wait still bounds it.
+func withTestRetryWaits(cfg client.Config) client.Config {
+	if cfg.RetryWaitMin == 0 {
+		cfg.RetryWaitMin = time.Millisecond
+	}
+	if cfg.RetryWaitMax == 0 {
+		cfg.RetryWaitMax = 10 * time.Millisecond
+	}
+	return cfg
 }
 
 // providerBlock configures the provider for a sandbox.
@@ -113,8 +175,8 @@ func TestEachFactoryCallIsAProviderOfItsOwn(t *testing.T) {
 		"fast path": providerFactories, "framework": frameworkFactories,
 	} {
 		first, second := mustServe(t, factories), mustServe(t, factories)
-		sbA, urlA := startSandbox(t, sandbox.Options{Seed: 101, Memberships: 3})
-		_, urlB := startSandbox(t, sandbox.Options{Seed: 202, Memberships: 5})
+		sbA, urlA := sandbox.StartForTest(t, sandbox.Options{Seed: 101, Memberships: 3})
+		_, urlB := sandbox.StartForTest(t, sandbox.Options{Seed: 202, Memberships: 5})
 		configureFor(t, first, urlA)
 		configureFor(t, second, urlB)
 		resp, err := first.ReadDataSource(ctx, readRequest(t, membershipsDef, false))
@@ -197,7 +259,7 @@ func sandboxIDs(t *testing.T, s *sandbox.Server) []string {
 // for 5 a page: several pages, few records, so the test is quick.
 func runCounting(t *testing.T, config string, checks ...statecheck.StateCheck) int {
 	t.Helper()
-	sb, url := startSandbox(t, sandbox.Options{Seed: 41, Memberships: 23})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 41, Memberships: 23})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{

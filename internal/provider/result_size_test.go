@@ -24,11 +24,11 @@ func withResultLimit(limit int64, frameworkOnly bool) map[string]func() (tfproto
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"joinit": func() (tfprotov6.ProviderServer, error) {
 			if frameworkOnly {
-				p := newProvider("test")
+				p := testProvider(nil)
 				p.resultLimit = limit
 				return providerserver.NewProtocol6WithError(p)()
 			}
-			s := NewServer(context.Background(), "test")().(*server)
+			s := testServer(context.Background(), nil)
 			s.provider.resultLimit = limit
 			return s, nil
 		},
@@ -40,7 +40,7 @@ func withResultLimit(limit int64, frameworkOnly bool) map[string]func() (tfproto
 // same memberships fits.
 func TestAccResultCeiling(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 82, Memberships: 300})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 82, Memberships: 300})
 	for _, frameworkOnly := range []bool{false, true} {
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: withResultLimit(64<<10, frameworkOnly),
@@ -76,13 +76,8 @@ data "joinit_memberships" "all" {
 //	go test ./internal/provider -run '^$' -bench ResultSizePerRecord
 func BenchmarkResultSizePerRecord(b *testing.B) {
 	const n = 20_000
-	sb := sandbox.New(sandbox.Options{Seed: 7, Memberships: n, Payments: n, Groups: n, OrgMetrics: n})
-	url := sb.Start()
-	defer sb.Close()
-	c, err := client.New(client.Config{BaseURL: url, Token: sandbox.DefaultToken})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, url := sandbox.StartForTest(b, sandbox.Options{Seed: 7, Memberships: n, Payments: n, Groups: n, OrgMetrics: n})
+	c := testClient(b, client.Config{BaseURL: url, Token: sandbox.DefaultToken})
 	cases := []struct {
 		def  *dataSourceDef
 		name string

@@ -109,7 +109,7 @@ func TestServerHandsUnconfiguredReadsToFramework(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for _, deferralAllowed := range []bool{true, false} {
-		s := NewServer(context.Background(), "test")()
+		s := testServer(context.Background(), nil)
 		cfg := providerConfig(t, map[string]tftypes.Value{
 			"base_url":     tftypes.NewValue(tftypes.String, "https://api.example.com"),
 			"access_token": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
@@ -148,7 +148,7 @@ func TestReadInFlightStopsAndSaysInterrupted(t *testing.T) {
 	t.Parallel()
 	cases := map[string]func(t *testing.T) stoppableRead{
 		"StopProvider": func(t *testing.T) stoppableRead {
-			s := NewServer(context.Background(), "test")()
+			s := testServer(context.Background(), nil)
 			return stoppableRead{s, context.Background(), func() {
 				if _, err := s.StopProvider(context.Background(), &tfprotov6.StopProviderRequest{}); err != nil {
 					t.Error(err)
@@ -158,12 +158,12 @@ func TestReadInFlightStopsAndSaysInterrupted(t *testing.T) {
 		"interrupt": func(t *testing.T) stoppableRead {
 			interrupt, signal := context.WithCancel(context.Background())
 			t.Cleanup(signal)
-			return stoppableRead{NewServer(interrupt, "test")(), context.Background(), signal}
+			return stoppableRead{testServer(interrupt, nil), context.Background(), signal}
 		},
 		"framework Read, request cancelled": func(t *testing.T) stoppableRead {
 			request, cancel := context.WithCancel(context.Background())
 			t.Cleanup(cancel)
-			return stoppableRead{providerserver.NewProtocol6(newProvider("test"))(), request, cancel}
+			return stoppableRead{testFrameworkServer(), request, cancel}
 		},
 	}
 	for name, setUp := range cases {
@@ -194,7 +194,7 @@ type stoppableRead struct {
 // returns the read's answer, failing if that takes 5 s.
 func (r stoppableRead) stopInFlight(t *testing.T) *tfprotov6.ReadDataSourceResponse {
 	t.Helper()
-	sb, url := startSandbox(t, sandbox.Options{Seed: 81, Memberships: 10, Faults: sandbox.Faults{Latency: time.Minute}})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 81, Memberships: 10, Faults: sandbox.Faults{Latency: time.Minute}})
 	conf, err := r.server.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
 		"base_url":     tftypes.NewValue(tftypes.String, url),
 		"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
@@ -253,7 +253,7 @@ func hasRecords(t *testing.T, resp *tfprotov6.ReadDataSourceResponse) bool {
 // never configure each other's client.
 var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"joinit": func() (tfprotov6.ProviderServer, error) {
-		return providerserver.NewProtocol6WithError(newProvider("test"))()
+		return providerserver.NewProtocol6WithError(testProvider(nil))()
 	},
 }
 

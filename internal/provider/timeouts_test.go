@@ -18,8 +18,8 @@ import (
 // the block it is null.
 func TestAccTimeouts_read(t *testing.T) {
 	t.Parallel()
-	_, slow := startSandbox(t, sandbox.Options{Seed: 81, Groups: 3, Faults: sandbox.Faults{Latency: 3 * time.Second}})
-	_, fast := startSandbox(t, sandbox.Options{Seed: 81, Groups: 3})
+	_, slow := sandbox.StartForTest(t, sandbox.Options{Seed: 81, Groups: 3, Faults: sandbox.Faults{Latency: 3 * time.Second}})
+	_, fast := sandbox.StartForTest(t, sandbox.Options{Seed: 81, Groups: 3})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{

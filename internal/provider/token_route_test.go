@@ -25,7 +25,7 @@ func TestAccTokenRoutesAndSavedPlans(t *testing.T) {
 	}
 	t.Parallel()
 	const token = "tok-ROUTE-5d2c8e1f"
-	_, url := startSandbox(t, sandbox.Options{Seed: 32, Groups: 2, Token: token})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 32, Groups: 2, Token: token})
 	dir := t.TempDir()
 	cliConfig := filepath.Join(dir, "dev.tfrc")
 	writeFile(t, cliConfig, DevOverridesCLIConfig(builtProviderDir(t)))

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -28,7 +27,7 @@ func readOnBothPaths(t *testing.T, url string, args map[string]tftypes.Value) (f
 func readOnBothPathsWith(t *testing.T, url string, settings, args map[string]tftypes.Value) (fast, framework *tfprotov6.ReadDataSourceResponse) {
 	t.Helper()
 	ctx := context.Background()
-	servers := []tfprotov6.ProviderServer{NewServer(context.Background(), "test")(), providerserver.NewProtocol6(newProvider("test"))()}
+	servers := []tfprotov6.ProviderServer{testServer(context.Background(), nil), testFrameworkServer()}
 	var out []*tfprotov6.ReadDataSourceResponse
 	for _, s := range servers {
 		provider := map[string]tftypes.Value{
@@ -78,7 +77,7 @@ func stringSet(values ...string) tftypes.Value {
 // full and lean reads; the read itself succeeds.
 func TestFilterValuesThatMatchNothingWarn(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 51, Memberships: 60})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 51, Memberships: 60})
 	lean := tftypes.NewValue(tftypes.Bool, false)
 	cases := []struct {
 		name string
@@ -133,7 +132,7 @@ func TestFilterValuesThatMatchNothingWarn(t *testing.T) {
 // strict_filters overrides the provider's either way.
 func TestStrictFiltersMakeThemErrors(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 51, Memberships: 60})
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 51, Memberships: 60})
 	strict := map[string]tftypes.Value{"strict_filters": tftypes.NewValue(tftypes.Bool, true)}
 	cases := []struct {
 		name     string
@@ -188,7 +187,7 @@ func TestStrictFiltersMakeThemErrors(t *testing.T) {
 func TestStatusValidation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := NewServer(context.Background(), "test")()
+	s := testServer(context.Background(), nil)
 	for _, tc := range []struct {
 		status float64
 		fails  bool
@@ -262,11 +261,11 @@ func TestFilterWarningQuotesServerTextRedacted(t *testing.T) {
 // paths alike, with the endpoint_paths value that reads it there.
 func TestNotFoundNamesThePathTheSpecificationShows(t *testing.T) {
 	t.Parallel()
-	_, url := startSandbox(t, sandbox.Options{Seed: 73, Payments: 4, Groups: 3,
+	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 73, Payments: 4, Groups: 3,
 		Paths: sandbox.Paths{sandbox.EndpointPayments: "/payments", sandbox.EndpointGroups: "/groups"}})
 	for _, def := range []*dataSourceDef{paymentsDef, groupsDef} {
 		var diags [][]*tfprotov6.Diagnostic
-		for _, s := range []tfprotov6.ProviderServer{NewServer(context.Background(), "test")(), providerserver.NewProtocol6(newProvider("test"))()} {
+		for _, s := range []tfprotov6.ProviderServer{testServer(context.Background(), nil), testFrameworkServer()} {
 			conf, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
 				"base_url":     tftypes.NewValue(tftypes.String, url),
 				"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
