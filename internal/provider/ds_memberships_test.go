@@ -342,7 +342,7 @@ func wantIDsAndEmails(t *testing.T, records [][]byte) (ids, emails []any) {
 }
 
 func TestAccFastPathEqualsFramework_membershipsFields(t *testing.T) {
-	testFastPathEqualsFramework(t, membershipsDef, `fields = ["profile", "email", "status", "raw_json", "custom_answers"]
+	testFastPathEqualsFramework(t, fastPathBlock{membershipsDef, "x", `fields = ["profile", "email", "status", "raw_json", "custom_answers"]
   include_raw_json = true
-  membership_names = ["Gold", "Family", ""]`)
+  membership_names = ["Gold", "Family", ""]`})
 }

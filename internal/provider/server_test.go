@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // The fast path writes plain strings, numbers, bools, lists and objects and
@@ -189,12 +190,14 @@ type stoppableRead struct {
 	stop   func()
 }
 
-// stopInFlight configures the server for a sandbox whose every answer takes
-// a minute, starts a read, and stops it once it is waiting on the API. It
-// returns the read's answer, failing if that takes 5 s.
+// stopInFlight configures the server for a sandbox whose every answer waits
+// an hour, starts a read, and stops it once it is waiting on the API. It
+// returns the read's answer, which can then only have come from the stop:
+// the API has not answered. A read that does not stop fails the test at
+// testutil's hang limit, not at a time a loaded machine could miss.
 func (r stoppableRead) stopInFlight(t *testing.T) *tfprotov6.ReadDataSourceResponse {
 	t.Helper()
-	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 81, Memberships: 10, Faults: sandbox.Faults{Latency: time.Minute}})
+	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 81, Memberships: 10, Faults: sandbox.Faults{Latency: time.Hour}})
 	conf, err := r.server.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: providerConfig(t, map[string]tftypes.Value{
 		"base_url":     tftypes.NewValue(tftypes.String, url),
 		"access_token": tftypes.NewValue(tftypes.String, sandbox.DefaultToken),
@@ -211,23 +214,29 @@ func (r stoppableRead) stopInFlight(t *testing.T) *tfprotov6.ReadDataSourceRespo
 		}
 		done <- resp
 	}()
-	for deadline := time.Now().Add(10 * time.Second); sb.Requests(sandbox.EndpointMemberships) == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the read sent no request within 10 s")
-		}
-		time.Sleep(5 * time.Millisecond) // until the read is waiting on the API
-	}
+	testutil.Eventually(t, "the read's first request", func() bool { return sb.Requests(sandbox.EndpointMemberships) > 0 })
 	r.stop()
-	select {
-	case resp := <-done:
-		if resp == nil {
-			t.Fatal("no answer")
+	var resp *tfprotov6.ReadDataSourceResponse
+	testutil.Eventually(t, "the stopped read's answer", func() bool {
+		select {
+		case resp = <-done:
+			return true
+		default:
+			return false
 		}
-		return resp
-	case <-time.After(5 * time.Second):
-		t.Fatal("the read did not stop within 5 s")
-		return nil
+	})
+	if resp == nil {
+		t.Fatal("no answer")
 	}
+	// And the read let go of its request in flight: the sandbox logs it
+	// unanswered (status 0) once the client has closed it.
+	testutil.Eventually(t, "the request in flight let go", func() bool { return len(sb.RequestLog()) > 0 })
+	for _, rec := range sb.RequestLog() {
+		if rec.Status != 0 {
+			t.Errorf("the API answered a request (%d, page %s) before the read stopped: its answers wait an hour", rec.Status, rec.Query.Get("page"))
+		}
+	}
+	return resp
 }
 
 // hasRecords says whether a read answered records. The fast path answers
@@ -259,18 +268,27 @@ var frameworkFactories = map[string]func() (tfprotov6.ProviderServer, error){
 
 // The fast path's state equals the framework's, on real Terraform, for
 // every registered data source in each of its coverageVariants, in pages
-// of 5. A data source's own arguments (filters) add cases of its own in
-// its test file.
+// of 5: every variant a block of one configuration, read by one provider
+// and then the other (two runs of Terraform, where a run for each variant
+// took 44). A data source's own arguments (filters) add cases of their
+// own in its test file.
 func TestAccFastPathEqualsFramework(t *testing.T) {
+	var blocks []fastPathBlock
 	for _, d := range registeredTests() {
 		for name, args := range coverageVariants(d) {
 			args = maps.Clone(args)
 			args["page_size"] = tftypes.NewValue(tftypes.Number, 5)
-			t.Run(d.def.name+"/"+variantLabel(name), func(t *testing.T) {
-				testFastPathEqualsFramework(t, d.def, variantArgs(args))
-			})
+			blocks = append(blocks, fastPathBlock{d.def, variantLabel(name), variantArgs(args)})
 		}
 	}
+	testFastPathEqualsFramework(t, blocks...)
+}
+
+// fastPathBlock is a data block both read paths read: a data source, the
+// block's label and its arguments.
+type fastPathBlock struct {
+	def         *dataSourceDef
+	label, args string
 }
 
 // variantArgs are args as the lines of a data block.
@@ -283,8 +301,9 @@ func variantArgs(args map[string]tftypes.Value) string {
 }
 
 // testFastPathEqualsFramework serves the edge records followed by some of
-// the sandbox's, so both unusual and ordinary records are compared.
-func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) {
+// the sandbox's, so both unusual and ordinary records are compared, and
+// holds each attribute of each block the same on both paths.
+func testFastPathEqualsFramework(t *testing.T, blocks ...fastPathBlock) {
 	// Data of this test's own: a read that reached another test's server
 	// would see other records, and fail the comparison.
 	seed := int64(crc32.ChecksumIEEE([]byte(t.Name())))
@@ -294,18 +313,31 @@ func testFastPathEqualsFramework(t *testing.T, def *dataSourceDef, args string) 
 		records[d.def.endpoint] = append(d.edge[:len(d.edge):len(d.edge)], recordTexts(sb.RecordsJSON(d.def.endpoint))...)
 	}
 	url := fixtureAPI(t, records)
-	address := "data.joinit_" + def.name + ".x"
-	config := providerBlock(url) + "data \"joinit_" + def.name + "\" \"x\" {\n  " + args + "\n}\n"
+	config := providerBlock(url)
 	var fast, framework []statecheck.StateCheck
-	for _, a := range def.attrs {
-		same := statecheck.CompareValue(compare.ValuesSame())
-		fast = append(fast, same.AddStateValue(address, tfjsonpath.New(a.Name())))
-		framework = append(framework, same.AddStateValue(address, tfjsonpath.New(a.Name())))
+	for _, b := range blocks {
+		address := "data.joinit_" + b.def.name + "." + b.label
+		config += "data \"joinit_" + b.def.name + "\" \"" + b.label + "\" {\n  " + b.args + "\n}\n"
+		for _, a := range b.def.attrs {
+			same := statecheck.CompareValue(compare.ValuesSame())
+			fast = append(fast, same.AddStateValue(address, tfjsonpath.New(a.Name())))
+			framework = append(framework, checkNamed(address+"."+a.Name(), same.AddStateValue(address, tfjsonpath.New(a.Name()))))
+		}
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{ProtoV6ProviderFactories: providerFactories, Config: config, ConfigStateChecks: fast},
 			{ProtoV6ProviderFactories: frameworkFactories, Config: config, ConfigStateChecks: framework},
 		},
+	})
+}
+
+// checkNamed is check, its failure prefixed with what it checks.
+func checkNamed(what string, check statecheck.StateCheck) statecheck.StateCheck {
+	return stateCheckFunc(func(ctx context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+		check.CheckState(ctx, req, resp)
+		if resp.Error != nil {
+			resp.Error = fmt.Errorf("%s: %w", what, resp.Error)
+		}
 	})
 }
