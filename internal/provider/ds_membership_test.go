@@ -249,15 +249,19 @@ func wordsMatch(texts ...string) *regexp.Regexp {
 }
 
 // Forty lookups by e-mail in a for_each, five by id and a list read of
-// the same query cost the requests of the list read alone, on real
-// Terraform. One request at a time, so that the counts are exact.
+// the same query (pages of 50) cost the requests of the list read alone,
+// on real Terraform. One request at a time, so that the counts are exact.
+// 130 memberships are three pages, the last short, as the 1,500 this test
+// read in pages of 1,000 were two: the list read is several pages and an
+// end, at a tenth of the state.
 func TestAccMembership_oneReadForEveryLookup(t *testing.T) {
 	if !acceptance() {
 		// resource.Test skips its plans without TF_ACC, and the counts
 		// after them would then be of nothing.
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
-	const seed, n = 95, 1500
+	t.Parallel()
+	const seed, n, pageSize = 95, 130, 50
 	recs := rawRecords(sandbox.New(sandbox.Options{Seed: seed, Memberships: n}).MembershipsJSON(nil))
 	count := map[string]int{}
 	for _, r := range recs {
@@ -269,6 +273,10 @@ func TestAccMembership_oneReadForEveryLookup(t *testing.T) {
 			emails = append(emails, strconv.Quote(strings.ToUpper(e)))
 		}
 	}
+	if len(emails) != 40 {
+		t.Fatalf("the data set holds %d e-mails of one membership each, want 40 to look up", len(emails))
+	}
+	// The last five: a lookup by them reads to the end of the list.
 	for _, r := range recs[n-5:] {
 		ids = append(ids, strconv.Quote(textOf(t, r, "_id")))
 	}
@@ -286,7 +294,9 @@ provider "joinit" {
 		})
 		return sb.Requests(sandbox.EndpointMemberships)
 	}
-	list := `data "joinit_memberships" "all" {}
+	list := `data "joinit_memberships" "all" {
+  page_size = 50
+}
 output "n" { value = length(data.joinit_memberships.all.ids) }
 `
 	lookups := fmt.Sprintf(`
@@ -297,12 +307,14 @@ locals {
 # count, not for_each: terraform-plugin-testing's state shim refuses
 # string instance keys of data sources (the example tests use for_each).
 data "joinit_membership" "by_email" {
-  count = length(local.emails)
-  email = local.emails[count.index]
+  count     = length(local.emails)
+  email     = local.emails[count.index]
+  page_size = 50
 }
 data "joinit_membership" "by_id" {
-  count = length(local.ids)
-  id    = local.ids[count.index]
+  count     = length(local.ids)
+  id        = local.ids[count.index]
+  page_size = 50
 }
 output "found" {
   value = length([for m in concat(data.joinit_membership.by_email, data.joinit_membership.by_id) : m if m.found])
@@ -327,7 +339,8 @@ output "found" {
 			})
 		}
 	})
-	if got["list"] < n/1000+2 {
+	t.Logf("memberships requests: the list read %d, the 45 lookups %d, both %d", got["list"], got["lookups"], got["both"])
+	if got["list"] < n/pageSize+2 {
 		t.Fatalf("the list read alone made %d requests", got["list"])
 	}
 	if got["lookups"] != got["list"] || got["both"] != got["list"] {
