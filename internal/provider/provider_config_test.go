@@ -6,11 +6,16 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -495,12 +500,22 @@ data "joinit_payments" "p" {}
 }
 
 // Twenty data sources of one provider, as a for_each or count makes them,
-// read at once against a server that allows twenty requests a second: they
-// share the provider's one limit on requests in flight and the rate limit,
-// and every one comes back whole; none fails with its retries used up. Status and page size
-// vary, so that no two of them share a fetch.
+// read at once against a server that limits the rate: they share the
+// provider's one limit on requests in flight and the rate limit, and every
+// one comes back whole; none fails with its retries used up. Status and
+// page size vary, so that no two of them share a fetch.
+//
+// The limit is met by design, not by the machine's speed: the server holds
+// the first requests until the provider's four places are all in flight,
+// then lets them on together at a bucket of one token refilled once a
+// second, so at least one is refused unless the four take three seconds to
+// be let on. (Twenty requests a second, bursts of twenty, met only a fast
+// machine's burst, and cost 10 s in Retry-After pauses.) Once four
+// requests have been answered, the limit is lifted.
 func TestAccMemberships_twentyDataSourcesUnderOneRateLimit(t *testing.T) {
-	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 28, Memberships: 30, Faults: sandbox.Faults{RateLimit: 20}})
+	const places = 4 // max_concurrent_requests below
+	sb := sandbox.New(sandbox.Options{Seed: 28, Memberships: 30, Faults: sandbox.Faults{RateLimit: 1, RateBurst: 1}})
+	url, answered := startBurstHeld(t, sb, places, func() { sb.SetFaults(sandbox.Faults{}) })
 	statuses := []int{50, 75, 100, 300, 350}
 	sizes := []int{20, 21, 22, 23}
 	// Each data source's ids and records, counted, against the sandbox's
@@ -526,9 +541,10 @@ func TestAccMemberships_twentyDataSourcesUnderOneRateLimit(t *testing.T) {
 			// the limit on requests in flight and the retry rule themselves.)
 			Config: `
 provider "joinit" {
-  base_url     = "` + url + `"
-  access_token = "` + sandbox.DefaultToken + `"
-  max_retries  = 2
+  base_url                = "` + url + `"
+  access_token            = "` + sandbox.DefaultToken + `"
+  max_retries             = 2
+  max_concurrent_requests = ` + strconv.Itoa(places) + `
 }
 locals {
   reads = setproduct([50, 75, 100, 300, 350], [20, 21, 22, 23])
@@ -557,8 +573,85 @@ output "records" {
 			limited++
 		}
 	}
-	t.Logf("%d requests, %d answered 429", sb.Requests(""), limited)
+	refused := 0
+	for _, status := range answered()[:places] {
+		if status == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	t.Logf("%d requests, %d answered 429, %d of the first %d; the most refusals of one request: %d", sb.Requests(""), limited, refused, places, mostRefusals(sb.RequestLog()))
+	if refused == 0 {
+		t.Fatalf("none of the first %d requests, let on at once at a bucket of one token, met the rate limit", places)
+	}
 	if limited == 0 {
 		t.Fatal("no request met the rate limit: the test proves nothing of sharing it")
 	}
+}
+
+// startBurstHeld serves sb (its data and answers), holding the first n
+// requests until all n have arrived and then letting them on together, and
+// calls then once n requests have been answered 200. statuses returns the
+// status of each request by arrival, once then has been called.
+func startBurstHeld(t *testing.T, sb *sandbox.Server, n int, then func()) (url string, statuses func() []int) {
+	t.Helper()
+	arrived := make(chan struct{})
+	var mu sync.Mutex
+	var answers []int // by arrival
+	ok := 0
+	switched := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		i := len(answers)
+		answers = append(answers, 0)
+		if i == n-1 {
+			close(arrived)
+		}
+		mu.Unlock()
+		if i < n {
+			select {
+			case <-arrived:
+			case <-r.Context().Done():
+			}
+		}
+		rec := httptest.NewRecorder()
+		sb.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+		mu.Lock()
+		defer mu.Unlock()
+		answers[i] = rec.Code
+		if rec.Code == http.StatusOK {
+			if ok++; ok == n {
+				then()
+				close(switched)
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []int {
+		select {
+		case <-switched:
+		case <-time.After(hangLimit):
+			t.Fatalf("%d requests were not answered 200 within %s", n, hangLimit)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(answers)
+	}
+}
+
+// mostRefusals is the most 429s one request (its endpoint and query) met.
+func mostRefusals(log []sandbox.RequestRecord) int {
+	refusals, most := map[string]int{}, 0
+	for _, r := range log {
+		if r.Status == http.StatusTooManyRequests {
+			key := r.Endpoint + "?" + r.Query.Encode()
+			refusals[key]++
+			most = max(most, refusals[key])
+		}
+	}
+	return most
 }

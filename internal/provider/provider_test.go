@@ -118,6 +118,10 @@ func testFrameworkServer() tfprotov6.ProviderServer {
 	return providerserver.NewProtocol6(testProvider(nil))()
 }
 
+// hangLimit is how long a test waits for what must come before calling it
+// a hang: a limit on hangs, never a claim about speed (testutil.Eventually's).
+const hangLimit = time.Minute
+
 // testClient is how this package's tests build a client: with the retry
 // waits of milliseconds the client package's own tests use (its
 // newClient), so that a test whose read meets a retry does not sit out the

@@ -111,10 +111,6 @@ output "count" { value = length(data.joinit_memberships.all.ids) }
 	}
 }
 
-// hangLimit is how long a test waits for what must come before calling it
-// a hang: a limit on hangs, never a claim about speed (testutil.Eventually's).
-const hangLimit = time.Minute
-
 // thirdHeldSandbox serves a sandbox's answers to the first two requests and
 // holds the third until its client gives it up.
 type thirdHeldSandbox struct {
