@@ -28,11 +28,10 @@ provider "joinit" {
 // pages and records read, the setting to raise and a smaller read; the
 // lean read of it too. Nothing reaches state.
 func TestAccBoundsEndlessServer(t *testing.T) {
-	t.Parallel()
 	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{EndlessPages: true}})
 	// The advice names what lowers the values charged: not the type filters, applied to what was read.
 	budget := regexp.MustCompile(`(?s)Failed to read joinit_memberships.*the read stopped after [0-9,]+\s+records\s+on\s+[0-9,]+\s+pages.*past\s+the\s+budget\s+of\s+50,000\s+values.*raise\s+max_result_values\s+\(or\s+JOINIT_MAX_RESULT_VALUES\).*include_records\s+=\s+false.*filter\s+with\s+status\s+\(the\s+API\s+applies\s+it\s+before\s+answering;\s+membership_types\s+and\s+membership_names\s+are\s+applied\s+to\s+what\s+was\s+read\)`)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			{Config: boundedProvider(url, 50_000) + `data "joinit_memberships" "all" {}`, ExpectError: budget},
@@ -45,10 +44,9 @@ func TestAccBoundsEndlessServer(t *testing.T) {
 // membership fail the read (client.MaxRecordValues); a profile address
 // nested 9,000 deep fails it naming the record and the field.
 func TestAccBoundsBloatedRecord(t *testing.T) {
-	t.Parallel()
 	_, answers := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatAnswers: 1_000_000}})
 	_, deep := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 50, Faults: sandbox.Faults{BloatDepth: 9_000}})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			{
@@ -107,9 +105,8 @@ func TestAccBoundsFromEnvironment(t *testing.T) {
 // A lookup shares a full read of the list, and the budget bounds it: past
 // it, the lookup fails saying so and how to narrow it.
 func TestAccBoundsLookup(t *testing.T) {
-	t.Parallel()
 	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 300})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
 			Config:      boundedProvider(url, 2_000) + `data "joinit_membership" "one" { email = "nobody@example.com" }`,

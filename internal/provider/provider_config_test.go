@@ -387,9 +387,8 @@ provider "joinit" {
 }
 
 func TestAccProvider_organizationGuardPasses(t *testing.T) {
-	t.Parallel()
 	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 41, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
 			Config: guardedConfig(url, s.OrganizationID()),
@@ -402,10 +401,9 @@ func TestAccProvider_organizationGuardPasses(t *testing.T) {
 }
 
 func TestAccProvider_organizationGuardStopsAnotherOrganization(t *testing.T) {
-	t.Parallel()
 	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 42, Memberships: 20, Payments: 5, Groups: 3, OrgMetrics: 4})
 	actual := regexp.QuoteMeta(s.OrganizationID())
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{{
 			Config:      guardedConfig(url, "org-production"),

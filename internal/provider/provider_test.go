@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -260,7 +261,8 @@ func sandboxIDs(t *testing.T, s *sandbox.Server) []string {
 
 // runCounting applies config against a fresh sandbox of 23 memberships and
 // returns how many memberships requests reached it. The configurations ask
-// for 5 a page: several pages, few records, so the test is quick.
+// for 5 a page: several pages, few records, so the test is quick. It runs
+// in t, which is parallel.
 func runCounting(t *testing.T, config string, checks ...statecheck.StateCheck) int {
 	t.Helper()
 	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 41, Memberships: 23})
@@ -282,33 +284,61 @@ provider "joinit" {
 }
 
 // Two data sources asking the same question in one run cost what one does:
-// the client's in-run cache fetches the pages once.
+// the client's in-run cache fetches the pages once. The three runs at once,
+// each against a sandbox of its own.
 func TestAccCache_identicalDataSourcesFetchOnce(t *testing.T) {
+	if !acceptance() {
+		// resource.Test skips its runs without TF_ACC, and the counts
+		// after them would then be of nothing.
+		t.Skip("an acceptance test: set TF_ACC=1")
+	}
 	t.Parallel()
-	one := runCounting(t, `
+	runs := map[string]struct {
+		config string
+		checks []statecheck.StateCheck
+	}{
+		"one": {config: `
 data "joinit_memberships" "a" {
   page_size = 5
 }
-`)
-	two := runCounting(t, `
+`},
+		"two": {config: `
 data "joinit_memberships" "a" {
   page_size = 5
 }
 data "joinit_memberships" "b" {
   page_size = 5
 }
-`, statecheck.ExpectKnownValue("data.joinit_memberships.b", tfjsonpath.New("ids"), knownvalue.ListSizeExact(23)))
-	if two != one {
-		t.Errorf("two identical data sources made %d memberships requests, one made %d: the second should be served from the cache", two, one)
-	}
-	different := runCounting(t, `
+`, checks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.joinit_memberships.b", tfjsonpath.New("ids"), knownvalue.ListSizeExact(23))}},
+		"different": {config: `
 data "joinit_memberships" "a" {
   page_size = 5
 }
 data "joinit_memberships" "b" {
   page_size = 4
 }
-`)
+`},
+	}
+	got := map[string]int{}
+	var mu sync.Mutex
+	t.Run("runs", func(t *testing.T) {
+		for name, run := range runs {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				n := runCounting(t, run.config, run.checks...)
+				mu.Lock()
+				defer mu.Unlock()
+				got[name] = n
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	one, two, different := got["one"], got["two"], got["different"]
+	if two != one {
+		t.Errorf("two identical data sources made %d memberships requests, one made %d: the second should be served from the cache", two, one)
+	}
 	// 23 records at 4 a page are 6 pages, each fetched at least once.
 	if different-one < 6 {
 		t.Errorf("a different page size made %d requests in all, one query %d: its 6 pages must be fetched on their own", different, one)
