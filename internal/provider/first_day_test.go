@@ -170,26 +170,24 @@ func TestAccFirstDay_httpsToPlainHTTP(t *testing.T) {
 }
 
 // A server that echoes the access token in a record: the plan fails on
-// both read paths, naming the data source, the record's position and the
-// field, and the token reaches no state.
+// both read paths (the fast path's steps, then the framework's), naming the
+// data source, the record's position and the field, and the token reaches
+// no state.
 func TestAccTokenInARecordFailsThePlan(t *testing.T) {
-	t.Parallel()
 	url := fixtureAPI(t, map[string][]string{"memberships": {`{"_id":"m-1"}`, `{"_id":"m-2","display_name":"` + sandbox.DefaultToken + `"}`}})
-	for name, factories := range map[string]map[string]func() (tfprotov6.ProviderServer, error){"fast path": providerFactories, "framework": frameworkFactories} {
-		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
+	var steps []resource.TestStep
+	for _, factories := range []map[string]func() (tfprotov6.ProviderServer, error){providerFactories, frameworkFactories} {
+		steps = append(steps,
+			resource.TestStep{
 				ProtoV6ProviderFactories: factories,
-				Steps: []resource.TestStep{
-					{
-						Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
-						ExpectError: wordsMatch("Failed to read joinit_memberships", "memberships: record 2 holds the access token in its display_name"),
-					},
-					{
-						Config:      providerBlock(url) + `data "joinit_membership" "m" { id = "m-1" }`,
-						ExpectError: wordsMatch("Failed to read joinit_membership", "record 2 holds the access token in its display_name"),
-					},
-				},
+				Config:                   providerBlock(url) + `data "joinit_memberships" "all" {}`,
+				ExpectError:              wordsMatch("Failed to read joinit_memberships", "memberships: record 2 holds the access token in its display_name"),
+			},
+			resource.TestStep{
+				ProtoV6ProviderFactories: factories,
+				Config:                   providerBlock(url) + `data "joinit_membership" "m" { id = "m-1" }`,
+				ExpectError:              wordsMatch("Failed to read joinit_membership", "record 2 holds the access token in its display_name"),
 			})
-		})
 	}
+	resource.ParallelTest(t, resource.TestCase{Steps: steps})
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -40,9 +39,9 @@ func TestPastedMistake(t *testing.T) {
 // What a user pasted wrong, each said in its words on real Terraform: the
 // quotes of a .env file, a token's scheme, an empty attribute, a newline
 // in base_url, spaces around a lookup's e-mail, a zero duration, a nested
-// field name.
+// field name. One step each (one run of Terraform for them all), so that
+// no message can stand in for another's.
 func TestAccMessagesSayWhatWasPasted(t *testing.T) {
-	t.Parallel()
 	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 31, Memberships: 20})
 	withToken := func(token string) string {
 		return `provider "joinit" {
@@ -73,9 +72,5 @@ data "joinit_groups" "g" {}
 		{Config: providerBlock(url) + `data "joinit_memberships" "m" { fields = ["email.domain"] }`,
 			ExpectError: regexp.MustCompile(`(?s)"email\.domain"\s+is\s+not\s+an\s+attribute\s+of\s+a\s+membership`)},
 	}
-	for i, step := range steps {
-		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: providerFactories, Steps: []resource.TestStep{step}})
-		})
-	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: providerFactories, Steps: steps})
 }

@@ -117,33 +117,34 @@ func TestAccProvider_emptyTokenVariable(t *testing.T) {
 // A token or an organization id with white space or a control character
 // (a CI secret stored with a trailing newline) is refused, naming where it
 // came from; the organization id is shown quoted, so the newline shows,
-// and the token never is.
+// and the token never is. A step each, each with its provider's
+// environment, in one run of Terraform.
 func TestAccProvider_valuesWithWhiteSpace(t *testing.T) {
-	t.Parallel()
 	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 22})
+	var steps []resource.TestStep
 	const org = "5ddf0e00da4dd10500000000"
-	for _, tc := range []struct{ name, env, value, config, want string }{
-		{"organization id from the environment", envOrganization, org + "\n", providerBlock(url),
+	for _, tc := range []struct{ env, value, config, want string }{
+		// The organization id from the environment.
+		{envOrganization, org + "\n", providerBlock(url),
 			`(?s)Invalid organization_id.*the\s+JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+\("` + org + `\\n"\)\s+contains\s+a\s+newline:\s+a\s+trailing\s+newline`},
-		{"organization id attribute", "", "", strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \""+org+"\\t\"", 1),
+		// The organization id attribute.
+		{"", "", strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \""+org+"\\t\"", 1),
 			`(?s)Invalid organization_id.*organization_id\s+\("` + org + `\\t"\)\s+has\s+white\s+space\s+around\s+it`},
-		{"token from the environment", envAccessToken, sandbox.DefaultToken + "\r\n", `provider "joinit" { base_url = "` + url + `" }`,
+		// The token from the environment.
+		{envAccessToken, sandbox.DefaultToken + "\r\n", `provider "joinit" { base_url = "` + url + `" }`,
 			`(?s)Invalid access_token.*the\s+JOINIT_ACCESS_TOKEN\s+environment\s+variable\s+contains\s+a\s+newline`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			env := testEnv{}
-			if tc.env != "" {
-				env[tc.env] = tc.value
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: factoriesWithEnv(env),
-				Steps: []resource.TestStep{{
-					Config:      tc.config + "\n" + `data "joinit_groups" "g" {}`,
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
-			})
+		env := testEnv{}
+		if tc.env != "" {
+			env[tc.env] = tc.value
+		}
+		steps = append(steps, resource.TestStep{
+			ProtoV6ProviderFactories: factoriesWithEnv(env),
+			Config:                   tc.config + "\n" + `data "joinit_groups" "g" {}`,
+			ExpectError:              regexp.MustCompile(tc.want),
 		})
 	}
+	resource.ParallelTest(t, resource.TestCase{Steps: steps})
 }
 
 // JOINIT_BASE_URL set but empty (a CI secret never defined) is refused:
@@ -427,29 +428,23 @@ func TestAccProvider_organizationFromEnvironment(t *testing.T) {
 // is an error naming the variable, the value quoted: the guard is never
 // turned off without a word. So is a blank organization_id.
 func TestAccProvider_blankOrganizationIsAnError(t *testing.T) {
-	t.Parallel()
 	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 44, Memberships: 4})
+	var steps []resource.TestStep
 	for _, blank := range []string{"", " "} {
-		t.Run(fmt.Sprintf("%q", blank), func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: blank}),
-				Steps: []resource.TestStep{{
-					Config:      providerBlock(url) + `data "joinit_memberships" "all" {}`,
-					ExpectError: regexp.MustCompile(`(?s)Blank JOINIT_ORGANIZATION_ID.*JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+is\s+set\s+to\s+` + regexp.QuoteMeta(fmt.Sprintf("%q", blank)) + `.*or\s+unset\s+it`),
-				}},
-			})
+		steps = append(steps, resource.TestStep{
+			ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: blank}),
+			Config:                   providerBlock(url) + `data "joinit_memberships" "all" {}`,
+			ExpectError:              regexp.MustCompile(`(?s)Blank JOINIT_ORGANIZATION_ID.*JOINIT_ORGANIZATION_ID\s+environment\s+variable\s+is\s+set\s+to\s+` + regexp.QuoteMeta(fmt.Sprintf("%q", blank)) + `.*or\s+unset\s+it`),
 		})
 	}
-	t.Run("attribute", func(t *testing.T) {
-		resource.ParallelTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: "ignored-when-the-attribute-is-set"}),
-			Steps: []resource.TestStep{{
-				Config: strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \"  \"", 1) +
-					`data "joinit_memberships" "all" {}`,
-				ExpectError: regexp.MustCompile(`(?s)Blank organization_id.*organization_id\s+is\s+"  "`),
-			}},
-		})
+	// The attribute, beside a variable it overrides.
+	steps = append(steps, resource.TestStep{
+		ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envOrganization: "ignored-when-the-attribute-is-set"}),
+		Config: strings.Replace(providerBlock(url), "provider \"joinit\" {", "provider \"joinit\" {\n  organization_id = \"  \"", 1) +
+			`data "joinit_memberships" "all" {}`,
+		ExpectError: regexp.MustCompile(`(?s)Blank organization_id.*organization_id\s+is\s+"  "`),
 	})
+	resource.ParallelTest(t, resource.TestCase{Steps: steps})
 }
 
 // A base_url where nothing listens: the diagnostic says how many attempts

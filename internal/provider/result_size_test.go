@@ -36,38 +36,36 @@ func withResultLimit(limit int64, frameworkOnly bool) map[string]func() (tfproto
 }
 
 // A result over the ceiling fails before it is sent, with its size, the
-// limit and what to read instead, on both read paths; the lean read of the
-// same memberships fits.
+// limit and what to read instead, on both read paths (the fast path's
+// steps, then the framework's); the lean read of the same memberships fits.
 func TestAccResultCeiling(t *testing.T) {
-	t.Parallel()
 	_, url := sandbox.StartForTest(t, sandbox.Options{Seed: 82, Memberships: 300})
-	for path, frameworkOnly := range map[string]bool{"fast path": false, "framework": true} {
-		t.Run(path, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: withResultLimit(64<<10, frameworkOnly),
-				Steps: []resource.TestStep{
-					{
-						Config: providerBlock(url) + `
+	var steps []resource.TestStep
+	for _, frameworkOnly := range []bool{false, true} {
+		factories := withResultLimit(64<<10, frameworkOnly)
+		steps = append(steps,
+			resource.TestStep{
+				ProtoV6ProviderFactories: factories,
+				Config: providerBlock(url) + `
 data "joinit_memberships" "all" {}
 `,
-						// The client stops the read as soon as its text passes the
-						// ceiling; what passes it only once encoded is refused after.
-						ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*(the read stopped after \d+ records on 1\s+page,.*65,536\s+bytes\s+Terraform\s+takes\s+from\s+a\s+provider\s+in\s+one\s+message|the result is [0-9.]+ MB \(\d+ bytes\) when encoded, over the 0.1 MB\s+\(65536\s+bytes\)).*include_records = false`),
-					},
-					{
-						Config: providerBlock(url) + `
+				// The client stops the read as soon as its text passes the
+				// ceiling; what passes it only once encoded is refused after.
+				ExpectError: regexp.MustCompile(`(?s)Failed to read joinit_memberships.*(the read stopped after \d+ records on 1\s+page,.*65,536\s+bytes\s+Terraform\s+takes\s+from\s+a\s+provider\s+in\s+one\s+message|the result is [0-9.]+ MB \(\d+ bytes\) when encoded, over the 0.1 MB\s+\(65536\s+bytes\)).*include_records = false`),
+			},
+			resource.TestStep{
+				ProtoV6ProviderFactories: factories,
+				Config: providerBlock(url) + `
 data "joinit_memberships" "all" {
   include_records = false
 }
 `,
-						ConfigStateChecks: []statecheck.StateCheck{
-							statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(300)),
-						},
-					},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.joinit_memberships.all", tfjsonpath.New("ids"), knownvalue.ListSizeExact(300)),
 				},
 			})
-		})
 	}
+	resource.ParallelTest(t, resource.TestCase{Steps: steps})
 }
 
 // BenchmarkResultSizePerRecord measures the encoded state per record of
