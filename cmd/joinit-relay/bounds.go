@@ -8,8 +8,8 @@ import (
 // What one sender can make the relay hold, whatever it sends:
 //
 //   - maxConns open connections (above them, new ones wait in the
-//     kernel's backlog), each idle at most idleTimeout between requests
-//     and given readHeaderTimeout for its headers. The cap bounds memory
+//     kernel's backlog), each idle at most waits.idle between requests
+//     and given waits.readHeader for its headers. The cap bounds memory
 //     (a connection costs a few KiB), not who gets in: set low, a sender
 //     holding that many idle connections would keep the service's
 //     webhooks out, so it sits far above any real load;

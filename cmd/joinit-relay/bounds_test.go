@@ -46,7 +46,7 @@ func TestLargeBodiesNeverHoldUpTheServicesWebhooks(t *testing.T) {
 	}
 }
 
-// An idle keep-alive connection is closed after idleTimeout, not held for
+// An idle keep-alive connection is closed after waits.idle, not held for
 // minutes.
 func TestIdleConnectionsAreClosedSoon(t *testing.T) {
 	t.Parallel()
@@ -64,12 +64,12 @@ func TestIdleConnectionsAreClosedSoon(t *testing.T) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	began := time.Now()
-	_ = conn.SetReadDeadline(time.Now().Add(idleTimeout + 20*time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(waits.idle + 20*time.Second))
 	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("the idle connection: %v, want it closed (EOF)", err)
 	}
-	if idle := time.Since(began); idle > idleTimeout+5*time.Second {
-		t.Errorf("an idle connection was held %s, want about %s", idle.Round(time.Second), idleTimeout)
+	if idle := time.Since(began); idle > waits.idle+5*time.Second {
+		t.Errorf("an idle connection was held %s, want about %s", idle.Round(time.Second), waits.idle)
 	}
 }
 

@@ -21,8 +21,7 @@ import (
 // than dispatchWaitMax (a rate limit's reset an hour away) ends the start
 // instead, and the scheduler waits it out between starts.
 const (
-	dispatchRetries = 4
-	dispatchWaitMin = time.Second
+	dispatchRetries = 4 // the first wait between them is waits.dispatchWaitMin
 	dispatchWaitMax = time.Minute
 	dispatchTimeout = 30 * time.Second // one request's
 	// dispatchLongest bounds one start: every try timed out, every wait
@@ -44,7 +43,7 @@ func newDispatcher(name, token string, hints map[int]string) *dispatcher {
 	c := retryablehttp.NewClient()
 	c.Logger = nil // the scheduler logs each start's outcome
 	c.RetryMax = dispatchRetries
-	c.RetryWaitMin, c.RetryWaitMax = dispatchWaitMin, dispatchWaitMax
+	c.RetryWaitMin, c.RetryWaitMax = waits.dispatchWaitMin, dispatchWaitMax
 	c.Backoff = rateLimitBackoff
 	c.CheckRetry = retryPolicy
 	c.ErrorHandler = retryablehttp.PassthroughErrorHandler

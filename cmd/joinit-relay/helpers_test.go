@@ -21,7 +21,9 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
-// The tests run the real binary, built once by TestMain.
+// The tests run the real binary, built once by TestMain with the
+// joinit_relay_test tag: it then reads the JOINIT_RELAY_TEST_* variables
+// that shorten its waits (waits_testbuild.go), which a release never reads.
 var relayBinary string
 
 const (
@@ -38,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	relayBinary = filepath.Join(dir, "joinit-relay")
-	if out, err := exec.Command("go", "build", "-o", relayBinary, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "joinit_relay_test", "-o", relayBinary, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building joinit-relay: %v\n%s", err, out)
 		os.Exit(1)
 	}

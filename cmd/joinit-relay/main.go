@@ -11,8 +11,8 @@
 // costs at most one extra run, never a wrong change. Run it with -h for
 // the flags.
 //
-// Its files, bottom up (each uses only those above it): answer, bounds,
-// event, triggers, statedir (its checks, files and durable writes), group;
+// Its files, bottom up (each uses only those above it): waits (the
+// timeouts its tests shorten), answer, bounds, event, triggers, statedir (its checks, files and durable writes), group;
 // command, runlock (the run and record locks); ledger (owed.json); health,
 // metrics, receive; schedule; version, dispatch, github, tfe; flags, serve,
 // main.

@@ -51,7 +51,7 @@ func takeRunLock(ctx context.Context, dir string, wait time.Duration, log *slog.
 		case <-ctx.Done():
 			f.Close()
 			return nil, ctx.Err()
-		case <-time.After(250 * time.Millisecond):
+		case <-time.After(waits.runLockPoll):
 		}
 	}
 }

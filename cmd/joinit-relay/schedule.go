@@ -26,11 +26,6 @@ type backend interface {
 	Describe() string
 }
 
-// pollInterval is how often the scheduler reads owed.json again: another
-// relay on the directory may have recorded a webhook, or died before its
-// run.
-const pollInterval = time.Second
-
 // retryAfter is an error that carries the wait a server asked for.
 type retryAfter interface{ RetryAfter() time.Duration }
 
@@ -40,7 +35,8 @@ const failingTooLong = time.Hour
 
 // scheduler starts the owed run: after quietPeriod without an event or
 // maxDelay after the first, one start at a time, failed starts again after
-// backoff until one succeeds.
+// backoff until one succeeds. While idle it reads owed.json again every
+// waits.poll.
 type scheduler struct {
 	ledger      *ledger
 	backend     backend
@@ -59,7 +55,7 @@ func (s *scheduler) run(ctx context.Context) {
 	var failures int
 	var retryAt time.Time
 	var readProblem string // logged once, not every poll
-	timer := time.NewTimer(pollInterval)
+	timer := time.NewTimer(waits.poll)
 	defer timer.Stop()
 	for {
 		due, owed := s.due(s.ledger.snapshot(), retryAt)
@@ -76,7 +72,7 @@ func (s *scheduler) run(ctx context.Context) {
 			retryAt = time.Now().Add(s.backoff(failures, err))
 			continue
 		}
-		wait := pollInterval
+		wait := waits.poll
 		if owed {
 			wait = min(wait, time.Until(due))
 		}

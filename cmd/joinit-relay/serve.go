@@ -14,15 +14,6 @@ import (
 	"golang.org/x/net/netutil"
 )
 
-// idleTimeout is how long a keep-alive connection may wait for its next
-// request: the service opens one per webhook, so a long wait only serves a
-// sender holding connections open.
-const idleTimeout = 10 * time.Second
-
-// readHeaderTimeout is how long a connection has to send its headers: the
-// service's arrive at once.
-const readHeaderTimeout = 5 * time.Second
-
 // shutdownGrace is how long SIGTERM waits for requests in flight (each at
 // most a write to -state-dir).
 const shutdownGrace = 10 * time.Second
@@ -52,7 +43,7 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 		return err
 	}
 	s := &scheduler{ledger: l, backend: cfg.backend, stateDir: cfg.stateDir, quietPeriod: cfg.quietPeriod, maxDelay: cfg.maxDelay,
-		retryMin: time.Second, retryMax: 5 * time.Minute, starts: h.metrics.starts, log: log}
+		retryMin: waits.retryMin, retryMax: 5 * time.Minute, starts: h.metrics.starts, log: log}
 
 	schedCtx, stopScheduler := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
@@ -120,14 +111,15 @@ func listen(cfg *config, h *receiver, log *slog.Logger) ([]server, error) {
 	return append(servers, server{newHTTPServer(mux, log), netutil.LimitListener(mln, maxConns)}), nil
 }
 
-// newHTTPServer is an HTTP server with the relay's bounds (bounds.go).
+// newHTTPServer is an HTTP server with the relay's bounds (bounds.go) and
+// timeouts (waits.go).
 func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       30 * time.Second,
+		ReadHeaderTimeout: waits.readHeader,
+		ReadTimeout:       waits.read,
 		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       idleTimeout,
+		IdleTimeout:       waits.idle,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
