@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // fakeAPI answers the statuses of answers in order (the last one from then
@@ -65,7 +67,7 @@ func TestGitHubBackendRetries500And429ThenDispatchesOnce(t *testing.T) {
 	r := startRelay(t, relayOptions{env: []string{envGitHubToken + "=" + gitHubToken}, secrets: []string{gitHubToken}},
 		"-quiet-period", "50ms", "-github-workflow", "acme/infra/member-sync.yml@main", "-github-api-url", url)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the workflow is dispatched", func() bool { return r.health().LastStarted != nil })
+	testutil.Eventually(t, "the workflow is dispatched", func() bool { return r.health().LastStarted != nil })
 	r.waitIdle(50 * time.Millisecond)
 	if n := api.count(); n != 3 {
 		t.Fatalf("GitHub got %d requests, want 3 (500, 429, then the 204)", n)
@@ -92,7 +94,7 @@ func TestTFEBackendQueuesOneRun(t *testing.T) {
 	r := startRelay(t, relayOptions{env: []string{envTFEToken + "=" + token}, secrets: []string{token}},
 		"-quiet-period", "50ms", "-tfe-workspace", "ws-AbC123", "-tfe-address", url)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the run is queued", func() bool { return r.health().LastStarted != nil })
+	testutil.Eventually(t, "the run is queued", func() bool { return r.health().LastStarted != nil })
 	if n := api.count(); n != 1 {
 		t.Fatalf("HCP Terraform got %d requests, want 1", n)
 	}
@@ -119,12 +121,12 @@ func TestRefusedStartIsLoggedWithAHintAndKeptOwed(t *testing.T) {
 	r := startRelay(t, relayOptions{env: []string{envGitHubToken + "=" + gitHubToken}, secrets: []string{gitHubToken}},
 		"-quiet-period", "50ms", "-github-workflow", "acme/infra/sync.yml@main", "-github-api-url", url)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the second start succeeds", func() bool { return r.health().LastStarted != nil })
+	testutil.Eventually(t, "the second start succeeds", func() bool { return r.health().LastStarted != nil })
 	if n := api.count(); n != 2 {
 		t.Errorf("GitHub got %d requests, want 2 (a 404 is not retried within a start; the next start tries again)", n)
 	}
 	// The log comes through a pipe: it may reach the test after /healthz.
-	waitFor(t, "the failed start's log line, with GitHub's words (the token redacted) and the hint", func() bool {
+	testutil.Eventually(t, "the failed start's log line, with GitHub's words (the token redacted) and the hint", func() bool {
 		log := r.log.String()
 		return strings.Contains(log, "404 Not Found: simulated: no workflow for token [redacted]") && strings.Contains(log, "GITHUB_TOKEN may not see it")
 	})

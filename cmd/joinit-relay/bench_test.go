@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // BenchmarkAcceptWhileARunIsBusy is the relay's load figure: each iteration
@@ -29,7 +31,7 @@ func BenchmarkAcceptWhileARunIsBusy(b *testing.B) {
 		if status, _ := post(b, r.hookURL, membership("m0", "memberships.inactive")); status != http.StatusAccepted {
 			b.Fatalf("answered %d", status)
 		}
-		waitFor(b, "the run starts", func() bool { return r.health().Starting })
+		testutil.Eventually(b, "the run starts", func() bool { return r.health().Starting })
 		lat = append(lat, burst(b, r.hookURL, 1000, 50)...)
 		if h := r.health(); !h.Starting {
 			b.Fatal("the run ended before the burst did: the figure would not be under load")

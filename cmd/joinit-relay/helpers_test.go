@@ -220,19 +220,6 @@ func (r *relay) waitIdle(quiet time.Duration) {
 	r.t.Fatalf("a run is still owed after 60s:\n%s", r.log)
 }
 
-// waitFor polls cond until it holds.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	const guard = 30 * time.Second // a hang's limit, not a speed claim
-	deadline := time.Now().Add(guard)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, guard)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // burst posts n valid webhooks from senders concurrent senders and returns
 // each request's latency; every answer must be 202.
 func burst(t testing.TB, url string, n, senders int) []time.Duration {

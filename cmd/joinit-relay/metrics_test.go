@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // scrape reads GET /metrics.
@@ -47,7 +49,7 @@ func TestMetricsCountWebhooksAndRunsWithoutASendersText(t *testing.T) {
 	post(t, r.hookURL, membership("m2", "memberships.inactive"))
 	post(t, r.hookURL, membership("m3", "ada@example.org\"} 1\nforged"))
 	post(t, r.hookURL, "not json")
-	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
 	m = r.scrape(t)
 	for series, want := range map[string]float64{
@@ -80,7 +82,7 @@ func TestMetricsCountAFailedStartAndTheOwedTime(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "exit 3")
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "a failed start is counted", func() bool {
+	testutil.Eventually(t, "a failed start is counted", func() bool {
 		return metricValue(r.scrape(t), `joinit_relay_run_starts_total{outcome="failed"}`) >= 1
 	})
 	time.Sleep(200 * time.Millisecond)

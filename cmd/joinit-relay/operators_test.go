@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // What an operator's alerts read stays true while starts fail: a backend
@@ -71,7 +73,7 @@ func TestOwedStaysOwedThroughFailingStartsAndARestart(t *testing.T) {
 	if err := os.WriteFile(ok, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the run starts once the backend works", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run starts once the backend works", func() bool { return r.runCount() == 1 })
 	r.waitIdle(50 * time.Millisecond)
 	if h := r.health(); h.OwedSince != nil || h.FailingFor != nil {
 		t.Errorf("after a successful start: %+v", h)
@@ -101,7 +103,7 @@ func TestWrongSecretsAreCountedAndLogged(t *testing.T) {
 	if strings.Contains(m, "old-secret") {
 		t.Error("/metrics holds the wrong secret")
 	}
-	waitFor(t, "the wrong secret is logged", func() bool { return strings.Contains(r.log.String(), "with a wrong secret") })
+	testutil.Eventually(t, "the wrong secret is logged", func() bool { return strings.Contains(r.log.String(), "with a wrong secret") })
 	if n := strings.Count(r.log.String(), "with a wrong secret"); n != 1 {
 		t.Errorf("%d log lines for five wrong secrets within a minute, want 1:\n%s", n, r.log)
 	}

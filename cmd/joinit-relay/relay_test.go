@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 func TestBurstOfAThousandWebhooksStartsOneOrTwoRuns(t *testing.T) {
@@ -30,7 +32,7 @@ func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d, want 202", status)
 	}
-	waitFor(t, "the run starts", func() bool { return r.health().Starting })
+	testutil.Eventually(t, "the run starts", func() bool { return r.health().Starting })
 	lat := burst(t, r.hookURL, 200, 10) // while the command runs
 	if len(lat) != 200 {
 		t.Fatalf("%d of 200 webhooks answered while a run was busy", len(lat))
@@ -71,7 +73,7 @@ func TestRelayKilledAfter202StartsTheOwedRunWhenStartedAgain(t *testing.T) {
 	<-first.exited
 
 	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "200ms", "-run-command", appendRun)
-	waitFor(t, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
+	testutil.Eventually(t, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
 	second.waitIdle(200 * time.Millisecond)
 	if n := second.runCount(); n != 1 {
 		t.Errorf("started %d runs after the restart, want 1", n)
@@ -138,7 +140,7 @@ func TestBareMembershipObjectStartsARun(t *testing.T) {
 	if status, body := post(t, r.hookURL, nullEvent); status != http.StatusAccepted {
 		t.Fatalf("a null webhook_event_type (any field can be null) answered %d, want 202: %s", status, body)
 	}
-	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
@@ -154,8 +156,8 @@ func TestFailedCommandIsRetriedUntilItStarts(t *testing.T) {
 	command := `n=$(cat "$RELAY_TEST_RUNS.tries" 2>/dev/null || echo 0); echo $((n+1)) > "$RELAY_TEST_RUNS.tries"; [ "$n" -ge 1 ] && ` + appendRun
 	r := startRelay(t, relayOptions{}, "-quiet-period", "100ms", "-run-command", command)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the retried start succeeds", func() bool { return r.runCount() == 1 })
-	waitFor(t, "the failed start is logged", func() bool { return strings.Contains(r.log.String(), "could not be started") })
+	testutil.Eventually(t, "the retried start succeeds", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the failed start is logged", func() bool { return strings.Contains(r.log.String(), "could not be started") })
 	r.waitIdle(100 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
@@ -167,7 +169,7 @@ func TestCommandRunsWithoutTheSecretAndItsOutputStaysOutOfTheLog(t *testing.T) {
 	// terraform apply prints members' addresses; the relay's log must not.
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", `env > "$RELAY_TEST_RUNS.env" && echo "- `+testEmail+`" && `+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.renewal"))
-	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
 	env, err := os.ReadFile(r.runs + ".env")
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +193,7 @@ func TestSIGTERMDuringARunStopsCleanlyAndKeepsItOwed(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "sleep 5; "+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the run starts", func() bool { return r.health().Starting })
+	testutil.Eventually(t, "the run starts", func() bool { return r.health().Starting })
 	r.signal(syscall.SIGTERM)
 	select {
 	case <-r.exited:
@@ -221,14 +223,14 @@ func TestAnEventThatCannotBeRecordedIsAnswered503(t *testing.T) {
 		t.Errorf("an event that could not be recorded answered %d, want 503 (Join It then counts it failed)", status)
 	}
 	// The log comes through a pipe: it may reach the test after the answer.
-	waitFor(t, "the failed write is logged", func() bool {
+	testutil.Eventually(t, "the failed write is logged", func() bool {
 		return strings.Contains(r.log.String(), "could not be written to -state-dir")
 	})
 	if h := r.health(); h.RecordError == nil || !strings.Contains(*h.RecordError, owedFile) {
 		t.Errorf("/healthz after a failed record: %+v; want record_error to say why", h)
 	}
 	// The event is owed in memory all the same: its run starts.
-	waitFor(t, "the run for the unrecorded event starts", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run for the unrecorded event starts", func() bool { return r.runCount() == 1 })
 }
 
 func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
@@ -238,7 +240,7 @@ func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
 	// sh returns, or it would append when its sleep ends, beside the next run.
 	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+") & sleep 10")
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
+	testutil.Eventually(t, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
 	if h := r.health(); !h.RunOwed && !h.Starting {
 		t.Errorf("after a timed-out start the run is no longer owed")
 	}
@@ -260,7 +262,7 @@ func TestSenderChosenTextStaysOutOfTheLog(t *testing.T) {
 	post(t, r.hookURL, membership("alice.example.com", "memberships.inactive"))
 	post(t, r.hookURL, membership("5f1b2c3d4e5f60718293a4b5", "check_ins.all\nlevel=ERROR msg=forged"))
 	post(t, r.hookURL, membership("5f1b2c3d4e5f60718293a4b6", "memberships.all"))
-	waitFor(t, "four webhooks logged", func() bool { return strings.Count(r.log.String(), "msg=\"webhook ") == 4 })
+	testutil.Eventually(t, "four webhooks logged", func() bool { return strings.Count(r.log.String(), "msg=\"webhook ") == 4 })
 	log := r.log.String()
 	for _, want := range []string{`event=memberships.inactive id="(not an id)"`, `event=(other) id=5f1b2c3d4e5f60718293a4b5`, `event=memberships.all id=5f1b2c3d4e5f60718293a4b6`} {
 		if !strings.Contains(log, want) {
@@ -281,7 +283,7 @@ func TestAStartWhoseOutcomeCannotBeWrittenIsRetriedWithBackoff(t *testing.T) {
 	breakRecord := `rm -f "$RELAY_TEST_DIR/owed.json"; mkdir -p "$RELAY_TEST_DIR/owed.json"; ` + appendRun
 	r := startRelay(t, relayOptions{stateDir: dir, env: []string{"RELAY_TEST_DIR=" + dir}}, "-quiet-period", "50ms", "-run-command", breakRecord)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the first run", func() bool { return r.runCount() >= 1 })
+	testutil.Eventually(t, "the first run", func() bool { return r.runCount() >= 1 })
 	time.Sleep(2500 * time.Millisecond)
 	// Backoff 1 s, then 2 s: at most three runs in 2.5 s (with slack for
 	// a slow machine: four).

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // A relay killed with SIGKILL leaves its command running; the relay
@@ -30,13 +32,13 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 		b, _ := os.ReadFile(times)
 		return strings.Fields(string(b))
 	}
-	waitFor(t, "the first relay's run starts", func() bool { return len(read()) >= 2 })
+	testutil.Eventually(t, "the first relay's run starts", func() bool { return len(read()) >= 2 })
 	first.signal(syscall.SIGKILL)
 	<-first.exited
 
 	// The record stays (the run did not end): the second relay owes it.
 	second := startRelay(t, o, "-quiet-period", "50ms", "-run-command", slow)
-	waitFor(t, "the second relay's run ends", func() bool { return strings.Count(strings.Join(read(), " "), "end") == 2 })
+	testutil.Eventually(t, "the second relay's run ends", func() bool { return strings.Count(strings.Join(read(), " "), "end") == 2 })
 	f := read() // start T end T start T end T
 	if len(f) != 8 || f[0] != "start" || f[2] != "end" || f[4] != "start" {
 		t.Fatalf("the runs' times: %v", f)
@@ -46,7 +48,7 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 	if secondStart < firstEnd {
 		t.Errorf("the second relay started its run %.2fs before the first relay's run ended: two runs overlapped", firstEnd-secondStart)
 	}
-	waitFor(t, "the wait is logged", func() bool {
+	testutil.Eventually(t, "the wait is logged", func() bool {
 		return strings.Contains(second.log.String(), "waiting for another run to end")
 	})
 	second.waitIdle(100 * time.Millisecond)
@@ -61,18 +63,18 @@ func TestRelayWaitingForAnEarlierRunLeavesItsOutput(t *testing.T) {
 	first := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", slow)
 	post(t, first.hookURL, membership("m1", "memberships.inactive"))
 	output := func() string { b, _ := os.ReadFile(filepath.Join(dir, runOutputFile)); return string(b) }
-	waitFor(t, "the first run writes", func() bool { return strings.Contains(output(), "the first run began") })
+	testutil.Eventually(t, "the first run writes", func() bool { return strings.Contains(output(), "the first run began") })
 	first.signal(syscall.SIGKILL)
 	<-first.exited
 	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", "echo the second run")
-	waitFor(t, "the second relay waits", func() bool {
+	testutil.Eventually(t, "the second relay waits", func() bool {
 		return strings.Contains(second.log.String(), "waiting for another run to end")
 	})
-	waitFor(t, "the first run ends", func() bool { return strings.Contains(output(), "the first run ended") })
+	testutil.Eventually(t, "the first run ends", func() bool { return strings.Contains(output(), "the first run ended") })
 	if out := output(); !strings.HasPrefix(out, "the first run began\n") || strings.Contains(out, "\x00") {
 		t.Errorf("the first run's output while the second relay waited: %q", out)
 	}
-	waitFor(t, "the second run replaces it", func() bool { return output() == "the second run\n" })
+	testutil.Eventually(t, "the second run replaces it", func() bool { return output() == "the second run\n" })
 }
 
 // A process the command leaves outside its group keeps the inherited lock
@@ -106,7 +108,7 @@ func TestALeftoverDaemonDoesNotHoldTheNextRunBack(t *testing.T) {
 		`while [ ! -s "$RELAY_TEST_DAEMONS/$$" ]; do sleep 0.01; done; ` + appendRun
 	r := startRelay(t, relayOptions{env: []string{"RELAY_TEST_DAEMONS=" + dir}}, "-quiet-period", "50ms", "-run-command", command)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the first run", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the first run", func() bool { return r.runCount() == 1 })
 	r.waitIdle(100 * time.Millisecond)
 	first := daemons()
 	if len(first) != 1 {
@@ -114,7 +116,7 @@ func TestALeftoverDaemonDoesNotHoldTheNextRunBack(t *testing.T) {
 	}
 	post(t, r.hookURL, membership("m2", "memberships.inactive"))
 	began := time.Now()
-	waitFor(t, "the second run", func() bool { return r.runCount() == 2 })
+	testutil.Eventually(t, "the second run", func() bool { return r.runCount() == 2 })
 	if waited := time.Since(began); waited > 5*time.Second {
 		t.Errorf("the second run waited %s behind the first run's daemon", waited.Round(time.Second))
 	}

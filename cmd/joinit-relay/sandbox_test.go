@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // The whole loop offline: the sandbox cancels a member and sends the
@@ -13,9 +14,7 @@ import (
 func TestSandboxCancellationStartsOneRun(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "200ms", "-run-command", appendRun)
-	s := sandbox.New(sandbox.Options{Seed: 5, Memberships: 20, Webhooks: sandbox.WebhookOptions{URL: r.hookURL}})
-	s.Start()
-	t.Cleanup(s.Close)
+	s, _ := sandbox.StartForTest(t, sandbox.Options{Seed: 5, Memberships: 20, Webhooks: sandbox.WebhookOptions{URL: r.hookURL}})
 	var m struct {
 		ID    string `json:"_id"`
 		Email string `json:"email"`
@@ -33,7 +32,7 @@ func TestSandboxCancellationStartsOneRun(t *testing.T) {
 			t.Errorf("%s: %d after %d attempts, want 202 after 1", d.Event, d.Status, d.Attempts)
 		}
 	}
-	waitFor(t, "the run starts", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
 	r.waitIdle(200 * time.Millisecond)
 	if n := r.runCount(); n != 1 {
 		t.Errorf("one cancellation (three webhooks) started %d runs, want 1", n)

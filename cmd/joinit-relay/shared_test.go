@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // timedRun is a run command that says when it starts and ends, by its
@@ -83,7 +85,7 @@ func checkRuns(t *testing.T, spans []span, sent []time.Time) {
 // owed.json is gone.
 func waitNothingOwed(t *testing.T, dir string, relays ...*relay) {
 	t.Helper()
-	waitFor(t, "nothing owed on the shared directory", func() bool {
+	testutil.Eventually(t, "nothing owed on the shared directory", func() bool {
 		for _, r := range relays {
 			if h := r.health(); h.RunOwed || h.Starting {
 				return false
@@ -109,18 +111,18 @@ func TestAWebhookToOneRelayDuringAnothersRunIsServed(t *testing.T) {
 	if status, _ := post(t, a.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d", status)
 	}
-	waitFor(t, "the first relay's run starts", func() bool { return a.health().Starting })
+	testutil.Eventually(t, "the first relay's run starts", func() bool { return a.health().Starting })
 	during := time.Now()
 	if status, _ := post(t, b.hookURL, membership("m2", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("the second relay answered %d during the first's run", status)
 	}
-	waitFor(t, "the first relay's run ends", func() bool { return strings.Count(readFile(times), "end") == 1 })
+	testutil.Eventually(t, "the first relay's run ends", func() bool { return strings.Count(readFile(times), "end") == 1 })
 	// The record, not a relay's view of it (up to a poll old): a run that
 	// serves the second webhook takes 2 s, and the record stays until then.
 	if _, err := os.Stat(filepath.Join(dir, owedFile)); err != nil {
 		t.Errorf("after the first relay's run, owed.json: %v; the second relay's webhook is still owed", err)
 	}
-	waitFor(t, "a run after the second relay's webhook ends", func() bool { return strings.Count(readFile(times), "end") == 2 })
+	testutil.Eventually(t, "a run after the second relay's webhook ends", func() bool { return strings.Count(readFile(times), "end") == 2 })
 	b.signal(syscall.SIGKILL)
 	<-b.exited
 	waitNothingOwed(t, dir, a)
@@ -188,7 +190,7 @@ func TestARunOwedByADeadRelayIsServedByTheOther(t *testing.T) {
 	}
 	dead.signal(syscall.SIGKILL)
 	<-dead.exited
-	waitFor(t, "the other relay's run", func() bool { return strings.Count(readFile(times), "end") == 1 })
+	testutil.Eventually(t, "the other relay's run", func() bool { return strings.Count(readFile(times), "end") == 1 })
 	waitNothingOwed(t, dir, survivor)
 	checkRuns(t, runSpans(t, times), []time.Time{at})
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // startFails runs the relay on stateDir and returns what it said, failing
@@ -107,7 +109,7 @@ func TestRunOutputIsNeverWrittenThroughALinkNorLeftReadable(t *testing.T) {
 	}
 	r := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", "echo ran; "+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
-	waitFor(t, "the refused start is logged", func() bool {
+	testutil.Eventually(t, "the refused start is logged", func() bool {
 		return strings.Contains(r.log.String(), "last-run.log is a symbolic link, which the relay does not follow: remove it")
 	})
 	if b, _ := os.ReadFile(victim); string(b) != "untouched\n" {
@@ -120,7 +122,7 @@ func TestRunOutputIsNeverWrittenThroughALinkNorLeftReadable(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, runOutputFile)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the run starts once the link is removed", func() bool { return r.runCount() == 1 })
+	testutil.Eventually(t, "the run starts once the link is removed", func() bool { return r.runCount() == 1 })
 	if err := os.WriteFile(filepath.Join(dir, runOutputFile), []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestRunOutputIsNeverWrittenThroughALinkNorLeftReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	post(t, r.hookURL, membership("m2", "memberships.inactive"))
-	waitFor(t, "the second run", func() bool { return r.runCount() == 2 })
+	testutil.Eventually(t, "the second run", func() bool { return r.runCount() == 2 })
 	fi, err := os.Stat(filepath.Join(dir, runOutputFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("last-run.log after a run over a world-readable one: %v, %v; want mode 0600", fi.Mode(), err)
