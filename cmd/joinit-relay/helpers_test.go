@@ -70,10 +70,25 @@ type relayOptions struct {
 	secrets  []string // further values the log must not hold
 }
 
+// testWaits are the tests' relays' waits (waits.go): a backoff, a poll of
+// owed.json and of the run lock take milliseconds, not seconds, and a test
+// that asserts one of them sets it again (relayOptions.env comes after
+// these, and the last of a variable counts). A request's read timeout is
+// longer than any test instead: a connection a test stalls is held until
+// the test lets go of it, never closed by the relay mid-test.
+var testWaits = []string{
+	"JOINIT_RELAY_TEST_POLL_INTERVAL=50ms",
+	"JOINIT_RELAY_TEST_RETRY_MIN=100ms",
+	"JOINIT_RELAY_TEST_RUN_LOCK_POLL=20ms",
+	"JOINIT_RELAY_TEST_DISPATCH_WAIT_MIN=10ms",
+	"JOINIT_RELAY_TEST_READ_TIMEOUT=1h",
+}
+
 // startRelay starts joinit-relay on a free loopback port with args, the
-// test secret and RELAY_TEST_RUNS (for run commands to append to), and
-// waits until it listens. At cleanup it is stopped, and its log is checked
-// for every secret and the test e-mail.
+// test secret, testWaits and RELAY_TEST_RUNS (for run commands to append
+// to), and waits until it listens. At cleanup it is stopped, and its log
+// is checked for every secret and the test e-mail (and shown if the test
+// failed).
 func startRelay(t testing.TB, o relayOptions, args ...string) *relay {
 	t.Helper()
 	r := &relay{t: t, stateDir: o.stateDir, log: &testutil.SyncBuffer{}, exited: make(chan struct{}), secrets: o.secrets}
@@ -84,7 +99,7 @@ func startRelay(t testing.TB, o relayOptions, args ...string) *relay {
 	r.cmd = exec.Command(relayBinary, append([]string{"-listen", "127.0.0.1:0", "-state-dir", r.stateDir}, args...)...)
 	r.cmd.Env = append(environWithout(os.Environ(), envSecret, envPort, envGitHubToken, envTFEToken),
 		envSecret+"="+testSecret, "RELAY_TEST_RUNS="+r.runs)
-	r.cmd.Env = append(r.cmd.Env, o.env...)
+	r.cmd.Env = append(append(r.cmd.Env, testWaits...), o.env...)
 	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -219,6 +234,11 @@ func (r *relay) waitIdle(quiet time.Duration) {
 	}
 	r.t.Fatalf("a run is still owed after 60s:\n%s", r.log)
 }
+
+// hang is how long a test waits for an answer before it calls the wait a
+// hang, as testutil.Eventually does: a limit on hangs, not a claim about
+// speed.
+const hang = 60 * time.Second
 
 // burst posts n valid webhooks from senders concurrent senders and returns
 // each request's latency; every answer must be 202.
