@@ -74,7 +74,7 @@ func TestGitHubBackendRetries500And429ThenDispatchesOnce(t *testing.T) {
 		"-quiet-period", "50ms", "-github-workflow", "acme/infra/member-sync.yml@main", "-github-api-url", url)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
 	testutil.Eventually(t, "the workflow is dispatched", func() bool { return r.health().LastStarted != nil })
-	r.waitIdle(50 * time.Millisecond)
+	r.waitIdle()
 	if n := api.count(); n != 3 {
 		t.Fatalf("GitHub got %d requests, want 3 (500, 429, then the 204)", n)
 	}

@@ -36,7 +36,7 @@ func BenchmarkAcceptWhileARunIsBusy(b *testing.B) {
 		if h := r.health(); !h.Starting {
 			b.Fatal("the run ended before the burst did: the figure would not be under load")
 		}
-		r.waitIdle(200 * time.Millisecond)
+		r.waitIdle()
 		bursts++
 		burstRuns += r.runCount() - before - 1
 	}

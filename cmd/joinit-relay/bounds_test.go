@@ -23,26 +23,24 @@ func slowLargeBody(t *testing.T, r *relay) net.Conn {
 }
 
 // A sender of large bodies takes every place they have: the service's
-// webhooks, under smallBody, are answered all the same.
+// webhooks, under smallBody, are answered all the same. The stalled bodies
+// are held for the read timeout, an hour here (testWaits): a relay that
+// made a small webhook wait for a place would hold it past the hang limit.
 func TestLargeBodiesNeverHoldUpTheServicesWebhooks(t *testing.T) {
 	t.Parallel()
 	r := startRelay(t, relayOptions{}, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", appendRun)
 	for range largeBodies + 2 {
 		slowLargeBody(t, r)
 	}
-	time.Sleep(200 * time.Millisecond) // the stalled bodies are being read
-	done := make(chan int, 1)
-	go func() {
-		status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive"))
-		done <- status
-	}()
-	select {
-	case status := <-done:
-		if status != http.StatusAccepted {
-			t.Errorf("a webhook beside stalled large bodies: %d, want 202", status)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("a webhook waited behind stalled large bodies")
+	// The places are all taken once a further large body waits.
+	waitingLargeBody(t, r, 2*smallBody)
+	webhook := send(t, r, webhookRequest(r, membership("m1", "memberships.inactive")))
+	status, ok := webhook.within(hang)
+	if !ok {
+		t.Fatalf("a webhook waited %s behind stalled large bodies", hang)
+	}
+	if status != http.StatusAccepted {
+		t.Errorf("a webhook beside stalled large bodies: %s, want 202", webhook.describe(status, ok))
 	}
 }
 

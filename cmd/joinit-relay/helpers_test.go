@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -136,6 +138,9 @@ func (r *relay) stopAndCheckLog() {
 		r.t.Errorf("joinit-relay did not stop within 60s of SIGTERM")
 	}
 	assertLogClean(r.t, r.log.String(), append([]string{testSecret, testEmail}, r.secrets...))
+	if r.t.Failed() {
+		r.t.Logf("joinit-relay's log (%s):\n%s", r.url, r.log)
+	}
 }
 
 func assertLogClean(t testing.TB, log string, secrets []string) {
@@ -209,6 +214,12 @@ func (r *relay) health() healthAnswer {
 	return h
 }
 
+// readFile is name's content; "" when it cannot be read (not written yet).
+func readFile(name string) string {
+	b, _ := os.ReadFile(name)
+	return string(b)
+}
+
 // runCount is how many runs the test command recorded.
 func (r *relay) runCount() int {
 	b, err := os.ReadFile(r.runs)
@@ -218,21 +229,18 @@ func (r *relay) runCount() int {
 	return bytes.Count(b, []byte("\n"))
 }
 
-// waitIdle waits until no run is owed or starting, then a little longer
-// than quiet (a run that would wrongly start has time to).
-func (r *relay) waitIdle(quiet time.Duration) {
+// waitIdle waits until r owes no run and is starting none: /healthz says
+// so (the scheduler's own state, in memory) and owed.json is gone (what it
+// reads again every poll). From then on no run starts without a new
+// webhook, so a test that counts runs after it has counted every one,
+// with no wait for a run that might still come.
+func (r *relay) waitIdle() {
 	r.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if h := r.health(); !h.RunOwed && !h.Starting {
-			time.Sleep(quiet + 200*time.Millisecond)
-			if h := r.health(); !h.RunOwed && !h.Starting {
-				return
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	r.t.Fatalf("a run is still owed after 60s:\n%s", r.log)
+	testutil.Eventually(r.t, "no run owed or starting, and no owed.json", func() bool {
+		h := r.health()
+		_, err := os.Stat(filepath.Join(r.stateDir, owedFile))
+		return !h.RunOwed && !h.Starting && errors.Is(err, fs.ErrNotExist)
+	})
 }
 
 // hang is how long a test waits for an answer before it calls the wait a

@@ -50,7 +50,7 @@ func TestMetricsCountWebhooksAndRunsWithoutASendersText(t *testing.T) {
 	post(t, r.hookURL, membership("m3", "ada@example.org\"} 1\nforged"))
 	post(t, r.hookURL, "not json")
 	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
-	r.waitIdle(100 * time.Millisecond)
+	r.waitIdle()
 	m = r.scrape(t)
 	for series, want := range map[string]float64{
 		`joinit_relay_webhooks_total{code="202",event="memberships.inactive"}`: 2,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -16,65 +18,112 @@ import (
 )
 
 // What an operator's alerts read stays true while starts fail: a backend
-// that fails for a minute (each start taking a second, so samples fall in
-// starts too), sampled every second, with a restart in the middle. The run
-// is owed, since the first webhook, failing since the first failure, and
-// the owed seconds never read 0, until a start succeeds.
+// that fails, with a restart in the middle. The run is owed, since the
+// first webhook, failing since the first failure, and the owed seconds
+// never read less than the time since the webhook was answered, until a
+// start succeeds. Each start waits at a gate, so the test samples while it
+// goes and after it failed, whatever the machine's speed; the restart
+// interrupts a start. Starts fail for at least failFor (failing_for counts
+// whole seconds): long enough for it to count up across the restart.
 func TestOwedStaysOwedThroughFailingStartsAndARestart(t *testing.T) {
 	t.Parallel()
-	const failFor = time.Minute
+	const failFor = 2 * time.Second
 	dir := t.TempDir()
 	ok := filepath.Join(t.TempDir(), "ok")
-	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_OK=" + ok}}
-	args := []string{"-quiet-period", "50ms", "-run-command", `sleep 1; test -e "$RELAY_TEST_OK" && ` + appendRun}
+	starts := filepath.Join(t.TempDir(), "starts")
+	g := newGate(t)
+	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_OK=" + ok, "RELAY_TEST_STARTS=" + starts, g.env()}}
+	args := []string{"-quiet-period", "50ms", "-run-command", `echo start >> "$RELAY_TEST_STARTS"; ` + atGate + `; test -e "$RELAY_TEST_OK" && ` + appendRun}
 	r := startRelay(t, o, args...)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	answered := time.Now()
 	first := r.health().OwedSince
 	if first == nil {
 		t.Fatal("no owed_since after a 202")
 	}
-	began := time.Now()
-	restarted := false
+	var failingSeen time.Time // when the test saw the first failure: no sooner than the relay's
 	var failingBefore time.Duration
+	restarted := false
 	samples, inStart := 0, 0
-	for time.Since(began) < failFor {
-		time.Sleep(time.Second)
-		if !restarted && time.Since(began) > failFor/2 {
-			r.signal(syscall.SIGTERM)
-			<-r.exited
-			r = startRelay(t, o, args...)
-			restarted = true
-		}
+	sample := func(when string) {
+		t.Helper()
+		samples++
+		floor := time.Since(answered) // before the relay reads its clock
 		h := r.health()
 		owedSeconds := metricValue(r.scrape(t), "joinit_relay_run_owed_seconds")
-		samples++
 		if h.Starting {
 			inStart++
 		}
-		if !h.RunOwed || h.OwedSince == nil || !h.OwedSince.Equal(*first) || owedSeconds < time.Since(*first).Seconds()-2 {
-			t.Fatalf("after %s (restarted: %v): run_owed %v, owed_since %v (first webhook %v), owed seconds %v", time.Since(began).Round(time.Second), restarted, h.RunOwed, h.OwedSince, first, owedSeconds)
+		if !h.RunOwed || h.OwedSince == nil || !h.OwedSince.Equal(*first) || owedSeconds < floor.Seconds() {
+			t.Fatalf("%s (restarted: %v): run_owed %v, owed_since %v (first webhook %v), owed seconds %v (since the 202: at least %v)", when, restarted, h.RunOwed, h.OwedSince, first, owedSeconds, floor.Seconds())
 		}
-		if h.FailingFor != nil {
-			d, _ := time.ParseDuration(*h.FailingFor)
-			if d+2*time.Second < failingBefore {
-				t.Fatalf("failing_for went back from %s to %s (restarted: %v)", failingBefore, d, restarted)
-			}
-			failingBefore = d
-		} else if time.Since(began) > 5*time.Second {
-			t.Fatalf("failing_for unset after %s of failing starts (restarted: %v)", time.Since(began).Round(time.Second), restarted)
+		if failingSeen.IsZero() {
+			return
 		}
+		if h.FailingFor == nil {
+			t.Fatalf("%s (restarted: %v): failing_for unset after a failed start", when, restarted)
+		}
+		d, _ := time.ParseDuration(*h.FailingFor)
+		if d < failingBefore {
+			t.Fatalf("%s: failing_for went back from %s to %s (restarted: %v)", when, failingBefore, d, restarted)
+		}
+		// Rounded to the second by the relay: at most half a second short.
+		if least := time.Since(failingSeen) - time.Second/2; d < least {
+			t.Fatalf("%s: failing_for %s, want %s or more: the first failure was seen %s ago (restarted: %v)", when, d, least.Round(time.Millisecond), time.Since(failingSeen).Round(time.Millisecond), restarted)
+		}
+		failingBefore = d
 	}
-	if failingBefore < failFor-10*time.Second {
-		t.Errorf("failing_for at the end: %s, want about %s", failingBefore, failFor)
+	startsMade := func() int { return strings.Count(readFile(starts), "start") }
+	failedStarts := func() int { return strings.Count(r.log.String(), "could not be started") }
+	fail := func(n int) { // lets start n fail, once it waits at the gate
+		t.Helper()
+		testutil.Eventually(t, fmt.Sprintf("start %d", n), func() bool { return startsMade() == n })
+		sample(fmt.Sprintf("in start %d", n))
+		failed := failedStarts()
+		g.open(t)
+		testutil.Eventually(t, fmt.Sprintf("start %d's failure is logged", n), func() bool { return failedStarts() > failed })
+		if failingSeen.IsZero() {
+			failingSeen = time.Now()
+		}
+		sample(fmt.Sprintf("after start %d failed", n))
 	}
-	if inStart == 0 {
-		t.Errorf("no sample of %d fell in a start", samples)
+	fail(1)
+	fail(2)
+	// failing_for reads a whole second before the restart, so one that
+	// began again at the restart would read less after it.
+	testutil.Eventually(t, "failing_for of a second", func() bool {
+		f := r.health().FailingFor
+		d, _ := time.ParseDuration(*cmp.Or(f, new(string)))
+		return d >= time.Second
+	})
+	sample("before the restart")
+	// The restart interrupts start 3 as it waits at the gate.
+	testutil.Eventually(t, "start 3", func() bool { return startsMade() == 3 })
+	sample("in start 3")
+	r.signal(syscall.SIGTERM)
+	<-r.exited
+	r = startRelay(t, o, args...)
+	restarted = true
+	sample("after the restart")
+	fail(4)
+	testutil.Eventually(t, "starts failing for "+failFor.String(), func() bool {
+		return time.Since(failingSeen) >= failFor
+	})
+	fail(5)
+	if failingBefore < failFor-time.Second/2 {
+		t.Errorf("failing_for at the end: %s, want %s or more", failingBefore, failFor-time.Second/2)
+	}
+	// A start waits at the gate until the test has sampled it: starting
+	// must read true in each of the five.
+	if inStart < 5 {
+		t.Errorf("%d of %d samples read a start going, want 5 or more (one in each start made)", inStart, samples)
 	}
 	if err := os.WriteFile(ok, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	g.open(t)
 	testutil.Eventually(t, "the run starts once the backend works", func() bool { return r.runCount() == 1 })
-	r.waitIdle(50 * time.Millisecond)
+	r.waitIdle()
 	if h := r.health(); h.OwedSince != nil || h.FailingFor != nil {
 		t.Errorf("after a successful start: %+v", h)
 	}

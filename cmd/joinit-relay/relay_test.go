@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -21,29 +22,34 @@ func TestBurstOfAThousandWebhooksStartsOneOrTwoRuns(t *testing.T) {
 	if len(lat) != 1000 {
 		t.Fatalf("%d of 1000 webhooks answered", len(lat))
 	}
-	r.waitIdle(time.Second)
+	r.waitIdle()
 	if n := r.runCount(); n < 1 || n > 2 {
 		t.Errorf("a burst of 1000 webhooks started %d runs, want 1 or 2\n%s", n, r.log)
 	}
 }
 
+// Webhooks that come while a run goes owe the next run, and only one: the
+// run waits at a gate until the test has sent them all.
 func TestEventsDuringARunOweTheNextOne(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "500ms", "-run-command", "sleep 5; "+appendRun)
+	g := newGate(t)
+	r := startRelay(t, relayOptions{env: []string{g.env()}}, "-quiet-period", "100ms", "-run-command", atGate+"; "+appendRun)
 	if status, _ := post(t, r.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d, want 202", status)
 	}
 	testutil.Eventually(t, "the run starts", func() bool { return r.health().Starting })
-	lat := burst(t, r.hookURL, 200, 10) // while the command runs
-	if len(lat) != 200 {
-		t.Fatalf("%d of 200 webhooks answered while a run was busy", len(lat))
+	hooks := burst(t, r.hookURL, 200, 10) // while the command waits at the gate
+	if len(hooks) != 200 {
+		t.Fatalf("%d of 200 webhooks answered while a run was busy", len(hooks))
 	}
 	if h := r.health(); !h.RunOwed || !h.Starting {
 		t.Errorf("during the run, after more events: run_owed %v, starting %v; want both", h.RunOwed, h.Starting)
 	}
-	r.waitIdle(500 * time.Millisecond)
+	g.open(t) // the first run
+	g.open(t) // the one the burst owes
+	r.waitIdle()
 	if n := r.runCount(); n != 2 {
-		t.Errorf("started %d runs, want 2: the first, and one for the events during it\n%s", n, r.log)
+		t.Errorf("started %d runs, want 2: the first, and one for the events during it", n)
 	}
 }
 
@@ -90,7 +96,7 @@ func TestRelayKilledAfter202StartsTheOwedRunWhenStartedAgain(t *testing.T) {
 
 	second := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "200ms", "-run-command", appendRun)
 	testutil.Eventually(t, "the owed run starts after the restart", func() bool { return second.runCount() == 1 })
-	second.waitIdle(200 * time.Millisecond)
+	second.waitIdle()
 	if n := second.runCount(); n != 1 {
 		t.Errorf("started %d runs after the restart, want 1", n)
 	}
@@ -140,7 +146,7 @@ func TestForgedRequestsStartNoRun(t *testing.T) {
 			t.Errorf("%s: the answer echoes the secret or the e-mail: %s", c.name, body)
 		}
 	}
-	r.waitIdle(200 * time.Millisecond)
+	r.waitIdle()
 	if n := r.runCount(); n != 0 {
 		t.Errorf("forged requests started %d runs, want 0\n%s", n, r.log)
 	}
@@ -157,7 +163,7 @@ func TestBareMembershipObjectStartsARun(t *testing.T) {
 		t.Fatalf("a null webhook_event_type (any field can be null) answered %d, want 202: %s", status, body)
 	}
 	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
-	r.waitIdle(100 * time.Millisecond)
+	r.waitIdle()
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
 	}
@@ -174,7 +180,7 @@ func TestFailedCommandIsRetriedUntilItStarts(t *testing.T) {
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
 	testutil.Eventually(t, "the retried start succeeds", func() bool { return r.runCount() == 1 })
 	testutil.Eventually(t, "the failed start is logged", func() bool { return strings.Contains(r.log.String(), "could not be started") })
-	r.waitIdle(100 * time.Millisecond)
+	r.waitIdle()
 	if n := r.runCount(); n != 1 {
 		t.Errorf("started %d runs, want 1", n)
 	}
@@ -207,7 +213,9 @@ func TestCommandRunsWithoutTheSecretAndItsOutputStaysOutOfTheLog(t *testing.T) {
 
 func TestSIGTERMDuringARunStopsCleanlyAndKeepsItOwed(t *testing.T) {
 	t.Parallel()
-	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-command", "sleep 5; "+appendRun)
+	// The gate is never opened: only the interrupt ends the run.
+	g := newGate(t)
+	r := startRelay(t, relayOptions{env: []string{g.env()}}, "-quiet-period", "50ms", "-run-command", atGate+"; "+appendRun)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
 	testutil.Eventually(t, "the run starts", func() bool { return r.health().Starting })
 	r.signal(syscall.SIGTERM)
@@ -251,21 +259,52 @@ func TestAnEventThatCannotBeRecordedIsAnswered503(t *testing.T) {
 
 func TestRunTimeoutEndsTheCommandAndItsChildren(t *testing.T) {
 	t.Parallel()
-	// The subshell is a child that outlives sh (in the background, the
+	// The child is a shell that outlives sh (in the background, the
 	// interrupt does not reach it): it must be killed with its group when
-	// sh returns, or it would append when its sleep ends, beside the next run.
-	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", "(sleep 3; "+appendRun+") & sleep 10")
+	// sh returns, or it would append when its sleep ends, beside the next
+	// run. Each child writes its process id first; the test checks that
+	// every one is gone, rather than sleeping past their sleep.
+	children := func(r *relay) []int {
+		var pids []int
+		for _, f := range strings.Fields(readFile(r.runs + ".children")) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	child := `sh -c 'echo $$ >> "$RELAY_TEST_RUNS.children"; sleep 120; echo run >> "$RELAY_TEST_RUNS"' & sleep 120`
+	r := startRelay(t, relayOptions{}, "-quiet-period", "50ms", "-run-timeout", "300ms", "-run-command", child)
+	t.Cleanup(func() { // a child the relay failed to kill must not outlive the test
+		for _, pid := range children(r) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
+	testutil.Eventually(t, "the first run's child starts", func() bool { return len(children(r)) > 0 })
 	testutil.Eventually(t, "the timeout is logged", func() bool { return strings.Contains(r.log.String(), "ran past -run-timeout (300ms)") })
 	if h := r.health(); !h.RunOwed && !h.Starting {
 		t.Errorf("after a timed-out start the run is no longer owed")
 	}
 	r.signal(syscall.SIGTERM)
 	<-r.exited
-	time.Sleep(3 * time.Second) // past the interrupted sleep's end
+	for _, pid := range children(r) {
+		testutil.Eventually(t, fmt.Sprintf("the run's child %d ends", pid), func() bool { return !processAlive(pid) })
+	}
 	if n := r.runCount(); n != 0 {
 		t.Errorf("the interrupted command still ran to its end %d times", n)
 	}
+}
+
+// processAlive says whether pid is a process that has not ended: a child
+// the relay killed may stay a zombie until its new parent reaps it.
+func processAlive(pid int) bool {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// pid (comm) state ...: the state follows the last ')'.
+		i := strings.LastIndexByte(string(b), ')')
+		return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+	}
+	return syscall.Kill(pid, 0) == nil
 }
 
 // What a sender chose reaches the log only as a trigger's name or an

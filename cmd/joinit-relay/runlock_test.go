@@ -10,20 +10,21 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 // A relay killed with SIGKILL leaves its command running; the relay
-// started again at once must not start a run beside it.
+// started again at once must not start a run beside it. The runs wait at a
+// gate: the first is let go only once the second relay has said it waits.
 func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	times := filepath.Join(t.TempDir(), "times")
-	// A slow run that says when it starts and ends.
-	slow := `echo "output of a run"; echo start $(date +%s.%N) >> "$RELAY_TEST_TIMES"; sleep 2; echo end $(date +%s.%N) >> "$RELAY_TEST_TIMES"; ` + appendRun
-	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
+	g := newGate(t)
+	// A run that says when it starts and ends.
+	slow := `echo "output of a run"; echo start $(date +%s.%N) >> "$RELAY_TEST_TIMES"; ` + atGate + `; echo end $(date +%s.%N) >> "$RELAY_TEST_TIMES"; ` + appendRun
+	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times, g.env()}}
 	first := startRelay(t, o, "-quiet-period", "50ms", "-run-command", slow)
 	if status, _ := post(t, first.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d, want 202", status)
@@ -38,6 +39,11 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 
 	// The record stays (the run did not end): the second relay owes it.
 	second := startRelay(t, o, "-quiet-period", "50ms", "-run-command", slow)
+	testutil.Eventually(t, "the wait is logged", func() bool {
+		return strings.Contains(second.log.String(), "waiting for another run to end")
+	})
+	g.open(t) // the first relay's run
+	g.open(t) // the second relay's
 	testutil.Eventually(t, "the second relay's run ends", func() bool { return strings.Count(strings.Join(read(), " "), "end") == 2 })
 	f := read() // start T end T start T end T
 	if len(f) != 8 || f[0] != "start" || f[2] != "end" || f[4] != "start" {
@@ -48,19 +54,19 @@ func TestRelayStartedAfterACrashWaitsForTheRunItLeft(t *testing.T) {
 	if secondStart < firstEnd {
 		t.Errorf("the second relay started its run %.2fs before the first relay's run ended: two runs overlapped", firstEnd-secondStart)
 	}
-	testutil.Eventually(t, "the wait is logged", func() bool {
-		return strings.Contains(second.log.String(), "waiting for another run to end")
-	})
-	second.waitIdle(100 * time.Millisecond)
+	second.waitIdle()
 }
 
 // While the second relay waits, the first relay's run still writes its
-// output: the wait must not have emptied it.
+// output: the wait must not have emptied it. The first run waits at a gate
+// twice: once the second relay waits (so it writes while it waits), and
+// once its output is read (so the second run cannot replace it before).
 func TestRelayWaitingForAnEarlierRunLeavesItsOutput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	slow := `echo "the first run began"; sleep 3; echo "the first run ended"; ` + appendRun
-	first := startRelay(t, relayOptions{stateDir: dir}, "-quiet-period", "50ms", "-run-command", slow)
+	g := newGate(t)
+	slow := `echo "the first run began"; ` + atGate + `; echo "the first run ended"; ` + atGate + `; ` + appendRun
+	first := startRelay(t, relayOptions{stateDir: dir, env: []string{g.env()}}, "-quiet-period", "50ms", "-run-command", slow)
 	post(t, first.hookURL, membership("m1", "memberships.inactive"))
 	output := func() string { b, _ := os.ReadFile(filepath.Join(dir, runOutputFile)); return string(b) }
 	testutil.Eventually(t, "the first run writes", func() bool { return strings.Contains(output(), "the first run began") })
@@ -70,10 +76,12 @@ func TestRelayWaitingForAnEarlierRunLeavesItsOutput(t *testing.T) {
 	testutil.Eventually(t, "the second relay waits", func() bool {
 		return strings.Contains(second.log.String(), "waiting for another run to end")
 	})
-	testutil.Eventually(t, "the first run ends", func() bool { return strings.Contains(output(), "the first run ended") })
-	if out := output(); !strings.HasPrefix(out, "the first run began\n") || strings.Contains(out, "\x00") {
+	g.open(t)
+	testutil.Eventually(t, "the first run writes again", func() bool { return strings.Contains(output(), "the first run ended") })
+	if out := output(); out != "the first run began\nthe first run ended\n" {
 		t.Errorf("the first run's output while the second relay waited: %q", out)
 	}
+	g.open(t)
 	testutil.Eventually(t, "the second run replaces it", func() bool { return output() == "the second run\n" })
 }
 
@@ -102,23 +110,31 @@ func TestALeftoverDaemonDoesNotHoldTheNextRunBack(t *testing.T) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	// The daemon outlives the test's waits (30 s): only the relay's
-	// release lets the second run start.
+	// The daemon outlives the test: only the relay's release lets the
+	// second run start without waiting for the lock.
 	command := `setsid sh -c 'echo $$ > "$0"; exec sleep 60' "$RELAY_TEST_DAEMONS/$$" & ` +
 		`while [ ! -s "$RELAY_TEST_DAEMONS/$$" ]; do sleep 0.01; done; ` + appendRun
 	r := startRelay(t, relayOptions{env: []string{"RELAY_TEST_DAEMONS=" + dir}}, "-quiet-period", "50ms", "-run-command", command)
 	post(t, r.hookURL, membership("m1", "memberships.inactive"))
 	testutil.Eventually(t, "the first run", func() bool { return r.runCount() == 1 })
-	r.waitIdle(100 * time.Millisecond)
+	r.waitIdle()
 	first := daemons()
 	if len(first) != 1 {
 		t.Fatalf("the first run left %d daemons, want 1", len(first))
 	}
 	post(t, r.hookURL, membership("m2", "memberships.inactive"))
-	began := time.Now()
-	testutil.Eventually(t, "the second run", func() bool { return r.runCount() == 2 })
-	if waited := time.Since(began); waited > 5*time.Second {
-		t.Errorf("the second run waited %s behind the first run's daemon", waited.Round(time.Second))
+	// A start that finds the lock held says so before it waits
+	// (takeRunLock): the line, or the second start's end, logged after it
+	// would have been, decides the test, not a time.
+	waited := func() bool { return strings.Contains(r.log.String(), "waiting for another run to end") }
+	testutil.Eventually(t, "the second run, or a wait for the lock", func() bool {
+		return strings.Count(r.log.String(), `msg="the sync run started"`) == 2 || waited()
+	})
+	if waited() {
+		t.Errorf("the second start found the run lock held by the first run's daemon")
+	}
+	if n := r.runCount(); n != 2 {
+		t.Errorf("%d runs after the second start, want 2", n)
 	}
 	if err := syscall.Kill(first[0], 0); err != nil {
 		t.Errorf("the first run's daemon was gone by the second run (%v): it held no lock to release", err)

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
@@ -33,7 +32,7 @@ func TestSandboxCancellationStartsOneRun(t *testing.T) {
 		}
 	}
 	testutil.Eventually(t, "the run starts", func() bool { return r.runCount() == 1 })
-	r.waitIdle(200 * time.Millisecond)
+	r.waitIdle()
 	if n := r.runCount(); n != 1 {
 		t.Errorf("one cancellation (three webhooks) started %d runs, want 1", n)
 	}

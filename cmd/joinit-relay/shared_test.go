@@ -24,7 +24,11 @@ import (
 
 // timedRun is a run command that says when it starts and ends, by its
 // process id, in $RELAY_TEST_TIMES, which relays on one directory share.
-const timedRun = `id=$$; echo "start $id $(date +%s.%N)" >> "$RELAY_TEST_TIMES"; sleep 0.3; echo "end $id $(date +%s.%N)" >> "$RELAY_TEST_TIMES"`
+const timedRun = `id=$$; echo "start $id $(date +%s.%N)" >> "$RELAY_TEST_TIMES"; sleep 0.1; echo "end $id $(date +%s.%N)" >> "$RELAY_TEST_TIMES"`
+
+// gatedRun is timedRun waiting at a gate (gate_test.go) instead of
+// sleeping: it ends when the test opens the gate.
+var gatedRun = strings.Replace(timedRun, "sleep 0.1", atGate, 1)
 
 // span is one run, as the command saw it.
 type span struct{ start, end float64 }
@@ -100,14 +104,16 @@ func waitNothingOwed(t *testing.T, dir string, relays ...*relay) {
 // webhook while the first's run goes. The first's success must not clear
 // it: the first relay serves it (the second never starts a run on its own
 // here), and a restart of the second finds nothing owed only after that.
+// The runs wait at a gate, so the second webhook comes during the first
+// run, and the record is read before a run could serve it.
 func TestAWebhookToOneRelayDuringAnothersRunIsServed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	times := filepath.Join(t.TempDir(), "times")
-	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
-	slow := strings.Replace(timedRun, "sleep 0.3", "sleep 2", 1)
-	a := startRelay(t, o, "-quiet-period", "100ms", "-run-command", slow)
-	b := startRelay(t, o, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", slow)
+	g := newGate(t)
+	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times, g.env()}}
+	a := startRelay(t, o, "-quiet-period", "100ms", "-run-command", gatedRun)
+	b := startRelay(t, o, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", gatedRun)
 	if status, _ := post(t, a.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("answered %d", status)
 	}
@@ -116,12 +122,15 @@ func TestAWebhookToOneRelayDuringAnothersRunIsServed(t *testing.T) {
 	if status, _ := post(t, b.hookURL, membership("m2", "memberships.inactive")); status != http.StatusAccepted {
 		t.Fatalf("the second relay answered %d during the first's run", status)
 	}
+	g.open(t)
 	testutil.Eventually(t, "the first relay's run ends", func() bool { return strings.Count(readFile(times), "end") == 1 })
 	// The record, not a relay's view of it (up to a poll old): a run that
-	// serves the second webhook takes 2 s, and the record stays until then.
+	// serves the second webhook waits at the gate, and the record stays
+	// until it ends.
 	if _, err := os.Stat(filepath.Join(dir, owedFile)); err != nil {
 		t.Errorf("after the first relay's run, owed.json: %v; the second relay's webhook is still owed", err)
 	}
+	g.open(t)
 	testutil.Eventually(t, "a run after the second relay's webhook ends", func() bool { return strings.Count(readFile(times), "end") == 2 })
 	b.signal(syscall.SIGKILL)
 	<-b.exited
@@ -133,16 +142,24 @@ func TestAWebhookToOneRelayDuringAnothersRunIsServed(t *testing.T) {
 // of them SIGKILLed now and then and started again: every 202 is followed
 // by a run that started after it, no two runs overlap, nothing is owed at
 // the end. In rounds, each waited out: a later round's run would cover an
-// earlier round's lost webhook.
+// earlier round's lost webhook. The moments are drawn from a seed, logged;
+// JOINIT_RELAY_TEST_SEED=<seed> draws the same ones again (the machine's
+// timing still varies: the assertions hold for any).
 func TestTwoRelaysOnOneDirectoryKilledAtRandomLoseNoWebhook(t *testing.T) {
 	t.Parallel()
 	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("JOINIT_RELAY_TEST_SEED"); v != "" {
+		var err error
+		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("JOINIT_RELAY_TEST_SEED=%q: %v", v, err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(seed, 56))
-	t.Logf("seed %d", seed)
+	t.Logf("seed %d (JOINIT_RELAY_TEST_SEED=%d draws it again)", seed, seed)
 	dir := t.TempDir()
 	times := filepath.Join(t.TempDir(), "times")
 	o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times}}
-	start := func() *relay { return startRelay(t, o, "-quiet-period", "150ms", "-run-command", timedRun) }
+	start := func() *relay { return startRelay(t, o, "-quiet-period", "50ms", "-run-command", timedRun) }
 	relays := []*relay{start(), start()}
 	webhooks, kills := 0, 0
 	for round := range 10 {
@@ -156,7 +173,9 @@ func TestTwoRelaysOnOneDirectoryKilledAtRandomLoseNoWebhook(t *testing.T) {
 				t.Errorf("round %d: a webhook answered %d", round, status)
 			}
 			webhooks++
-			time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
+			// A moment drawn, not a wait for an event: before, during or
+			// after the quiet period (50 ms) and the run (0.1 s).
+			time.Sleep(time.Duration(rng.IntN(150)) * time.Millisecond)
 			if rng.IntN(5) == 0 {
 				kills++
 				k := rng.IntN(2)
@@ -219,11 +238,6 @@ func TestConcurrentWritersLoseNoWebhook(t *testing.T) {
 	if got := a.snapshotRecord().Webhooks; got != 200 {
 		t.Errorf("owed.json counts %d webhooks, want 200", got)
 	}
-}
-
-func readFile(name string) string {
-	b, _ := os.ReadFile(name)
-	return string(b)
 }
 
 // countingBackend counts its starts.
