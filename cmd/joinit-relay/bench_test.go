@@ -15,15 +15,16 @@ import (
 )
 
 // BenchmarkAcceptWhileARunIsBusy is the relay's load figure: each iteration
-// starts a run that takes a second (the command backend, busy), sends a
-// burst of 1,000 webhooks from 50 concurrent senders while it runs, and
-// waits until the run the burst owes has started. It reports the accept
+// starts a run (the command backend, busy: it waits at a gate until the
+// burst is over), sends a burst of 1,000 webhooks from 50 concurrent
+// senders while it runs, and waits until the run the burst owes has ended. It reports the accept
 // latency (p50, p99) over every request, the runs each burst cost, and the
 // relay's peak resident memory.
 //
 //	go test ./cmd/joinit-relay -run '^$' -bench AcceptWhileARunIsBusy -benchtime 5x
 func BenchmarkAcceptWhileARunIsBusy(b *testing.B) {
-	r := startRelay(b, relayOptions{stateDir: b.TempDir()}, "-quiet-period", "200ms", "-run-command", "sleep 1; "+appendRun)
+	g := newGate(b)
+	r := startRelay(b, relayOptions{stateDir: b.TempDir(), env: []string{g.env()}}, "-quiet-period", "200ms", "-run-command", atGate+"; "+appendRun)
 	var lat []time.Duration
 	var bursts, burstRuns int
 	for b.Loop() {
@@ -32,10 +33,14 @@ func BenchmarkAcceptWhileARunIsBusy(b *testing.B) {
 			b.Fatalf("answered %d", status)
 		}
 		testutil.Eventually(b, "the run starts", func() bool { return r.health().Starting })
-		lat = append(lat, burst(b, r.hookURL, 1000, 50)...)
+		for _, h := range burst(b, r.hookURL, 1000, 50) {
+			lat = append(lat, h.latency())
+		}
 		if h := r.health(); !h.Starting {
 			b.Fatal("the run ended before the burst did: the figure would not be under load")
 		}
+		g.open(b) // the run
+		g.open(b) // the one the burst owes
 		r.waitIdle()
 		bursts++
 		burstRuns += r.runCount() - before - 1

@@ -171,6 +171,14 @@ func post(t testing.TB, url, body string) (int, string) {
 	return request(t, http.MethodPost, url, body)
 }
 
+// postTimed is post, and when the webhook was sent and answered.
+func postTimed(t testing.TB, url, body string) (int, string, hookTiming) {
+	t.Helper()
+	sent := time.Now()
+	status, answer := post(t, url, body)
+	return status, answer, hookTiming{sent, time.Now()}
+}
+
 func request(t testing.TB, method, url, body string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(context.Background(), method, url, strings.NewReader(body))
@@ -248,11 +256,17 @@ func (r *relay) waitIdle() {
 // speed.
 const hang = 60 * time.Second
 
+// hookTiming is when a webhook was sent and when its answer came: the
+// relay noted its time (ledger.record) between the two.
+type hookTiming struct{ sent, answered time.Time }
+
+func (h hookTiming) latency() time.Duration { return h.answered.Sub(h.sent) }
+
 // burst posts n valid webhooks from senders concurrent senders and returns
-// each request's latency; every answer must be 202.
-func burst(t testing.TB, url string, n, senders int) []time.Duration {
+// each one's timing; every answer must be 202.
+func burst(t testing.TB, url string, n, senders int) []hookTiming {
 	var mu sync.Mutex
-	var lat []time.Duration
+	var hooks []hookTiming
 	var wg sync.WaitGroup
 	next := make(chan int)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: senders}}
@@ -260,10 +274,10 @@ func burst(t testing.TB, url string, n, senders int) []time.Duration {
 	for range senders {
 		wg.Go(func() {
 			for i := range next {
-				began := time.Now()
 				req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, url, strings.NewReader(membership(fmt.Sprintf("m%05d", i), "memberships.updated")))
+				sent := time.Now()
 				resp, err := client.Do(req)
-				took := time.Since(began)
+				answered := time.Now()
 				if err != nil {
 					t.Errorf("webhook %d: %v", i, err)
 					continue
@@ -274,7 +288,7 @@ func burst(t testing.TB, url string, n, senders int) []time.Duration {
 					t.Errorf("webhook %d answered %d", i, resp.StatusCode)
 				}
 				mu.Lock()
-				lat = append(lat, took)
+				hooks = append(hooks, hookTiming{sent, answered})
 				mu.Unlock()
 			}
 		})
@@ -284,7 +298,7 @@ func burst(t testing.TB, url string, n, senders int) []time.Duration {
 	}
 	close(next)
 	wg.Wait()
-	return lat
+	return hooks
 }
 
 // appendRun is the run command of most tests: one line per run.
