@@ -13,9 +13,10 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
-// fakeAPI answers the statuses of answers in order (the last one from then
+// fakeBackend is a CI service's API (GitHub's, HCP Terraform's) that a start
+// calls: it answers the statuses of answers in order (the last one from then
 // on) and keeps every request it got.
-type fakeAPI struct {
+type fakeBackend struct {
 	mu       sync.Mutex
 	answers  []func(w http.ResponseWriter)
 	requests []*http.Request
@@ -23,7 +24,7 @@ type fakeAPI struct {
 	arrived  []time.Time
 }
 
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (f *fakeBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b, _ := io.ReadAll(r.Body)
 	f.mu.Lock()
 	f.requests = append(f.requests, r)
@@ -34,7 +35,7 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answer(w)
 }
 
-func (f *fakeAPI) count() int {
+func (f *fakeBackend) count() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.requests)
@@ -52,8 +53,8 @@ func status(code int, header ...string) func(w http.ResponseWriter) {
 	}
 }
 
-func startFake(t *testing.T, answers ...func(w http.ResponseWriter)) (*fakeAPI, string) {
-	f := &fakeAPI{answers: answers}
+func startFake(t *testing.T, answers ...func(w http.ResponseWriter)) (*fakeBackend, string) {
+	f := &fakeBackend{answers: answers}
 	s := httptest.NewServer(f)
 	t.Cleanup(s.Close)
 	return f, s.URL
