@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -261,8 +260,7 @@ func sandboxIDs(t *testing.T, s *sandbox.Server) []string {
 
 // runCounting applies config against a fresh sandbox of 23 memberships and
 // returns how many memberships requests reached it. The configurations ask
-// for 5 a page: several pages, few records, so the test is quick. It runs
-// in t, which is parallel.
+// for 5 a page: several pages, few records, so the test is quick.
 func runCounting(t *testing.T, config string, checks ...statecheck.StateCheck) int {
 	t.Helper()
 	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 41, Memberships: 23})
@@ -284,8 +282,9 @@ provider "joinit" {
 }
 
 // Two data sources asking the same question in one run cost what one does:
-// the client's in-run cache fetches the pages once. The three runs at once,
-// each against a sandbox of its own.
+// the client's in-run cache fetches the pages once. The three runs one
+// after the other (the test runs beside the others), each against a
+// sandbox of its own.
 func TestAccCache_identicalDataSourcesFetchOnce(t *testing.T) {
 	if !acceptance() {
 		// resource.Test skips its runs without TF_ACC, and the counts
@@ -320,18 +319,11 @@ data "joinit_memberships" "b" {
 `},
 	}
 	got := map[string]int{}
-	var mu sync.Mutex
-	t.Run("runs", func(t *testing.T) {
-		for name, run := range runs {
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				n := runCounting(t, run.config, run.checks...)
-				mu.Lock()
-				defer mu.Unlock()
-				got[name] = n
-			})
-		}
-	})
+	for _, name := range []string{"one", "two", "different"} {
+		t.Run(name, func(t *testing.T) {
+			got[name] = runCounting(t, runs[name].config, runs[name].checks...)
+		})
+	}
 	if t.Failed() {
 		return
 	}
