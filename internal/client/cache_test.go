@@ -3,11 +3,13 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
+	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
 func TestIdenticalReadsAreFetchedOnce(t *testing.T) {
@@ -248,17 +250,16 @@ func TestLargeResultsAreNotRetained(t *testing.T) {
 // cache's own count orders a test's callers, not a sleep.
 func waitForWaiters(t testing.TB, c *cache, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	testutil.Eventually(t, fmt.Sprintf("a read in flight with %d waiting callers", n), func() bool {
 		c.mu.Lock()
+		defer c.mu.Unlock()
 		for _, f := range c.reads {
 			if f.waiters == n {
-				c.mu.Unlock()
-				return
+				return true
 			}
 		}
-		c.mu.Unlock()
-	}
-	t.Fatalf("no read in flight had %d waiting callers within 30 s (a guard against a hang, not a speed claim)", n)
+		return false
+	})
 }
 
 // The shared read goes on while any caller waits for it, and is cancelled
