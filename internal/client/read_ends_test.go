@@ -30,25 +30,25 @@ func TestInFlightPagesAfterTheEndAreDiscarded(t *testing.T) {
 	ids := syntheticIDs(13)
 	var mu sync.Mutex
 	asked := map[int]bool{}
-	release := make(chan struct{})
-	var once sync.Once
+	release, eightAsked := make(chan struct{}), make(chan struct{})
+	var once, eightOnce sync.Once
 	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
 		mu.Lock()
 		asked[a.page] = true
 		mu.Unlock()
+		if a.page == 8 {
+			eightOnce.Do(func() { close(eightAsked) })
+		}
 		switch a.page {
 		case 1, 2, 3, 4:
 			writeJSON(w, testutil.ArrayOf(testutil.PageOf(ids, a.page, 3)))
 		case 5:
 			// Answer page 5 only once page 8 has been asked for, so the
-			// pages after it are certainly in flight.
-			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-				mu.Lock()
-				in := asked[8]
-				mu.Unlock()
-				if in {
-					break
-				}
+			// pages after it are certainly in flight. The minute is a
+			// hang's limit: a read that never asks page 8 fails below.
+			select {
+			case <-eightAsked:
+			case <-time.After(time.Minute):
 			}
 			writeJSON(w, testutil.ArrayOf(ids[12:]))
 			once.Do(func() { close(release) })

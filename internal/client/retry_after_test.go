@@ -164,30 +164,37 @@ func TestRetryAfterWithinMaxRetryWaitIsHonoured(t *testing.T) {
 	if got := (Config{}).withDefaults().MaxRetryWait; got != time.Minute {
 		t.Fatalf("default MaxRetryWait %v, want 1m", got)
 	}
-	sb, base := sandbox.StartForTest(t, sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
-	c := newClient(t, Config{BaseURL: base, MaxRetryWait: time.Second})
-	start := time.Now()
-	if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 950*time.Millisecond {
-		t.Fatalf("the 1s Retry-After was waited only %v", d)
-	}
-	if n := sb.Requests("memberships"); n != 4 { // 429, page 1, empty page 2 twice
-		t.Fatalf("%d requests, want 4", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		sb := sandbox.New(sandbox.Options{Memberships: 2, Faults: sandbox.Faults{RateLimited: 1, RetryAfter: "1", OnlyPages: []int{1}}})
+		c := newClient(t, Config{BaseURL: inProcessURL, network: inProcess{sb}, MaxRetryWait: time.Second})
+		start := time.Now()
+		if _, err := c.Memberships(context.Background(), MembershipQuery{}); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d < time.Second {
+			t.Fatalf("the 1s Retry-After was waited only %v", d)
+		}
+		if n := sb.Requests("memberships"); n != 4 { // 429, page 1, empty page 2 twice
+			t.Fatalf("%d requests, want 4", n)
+		}
+	})
 }
 
 // One worker's 429 with Retry-After holds every worker of the client until
-// the pause ends: no request reaches the server in the meantime.
+// the pause ends: no request reaches the server in the meantime. On the
+// bubble's clock, so a stalled machine cannot move an arrival into the pause.
 func TestRetryAfterPausesEveryWorker(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testRetryAfterPausesEveryWorker)
+}
+
+func testRetryAfterPausesEveryWorker(t *testing.T) {
 	const size = 3
 	ids := syntheticIDs(size*9 + 1) // nine full pages and a short tenth
 	var mu sync.Mutex
 	var limitedAt time.Time
 	tried := map[int]bool{}
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
+	api := newFakeAPIInProcess(func(w http.ResponseWriter, r *http.Request, a arrival) {
 		mu.Lock()
 		first := !tried[a.page]
 		tried[a.page] = true
@@ -209,7 +216,7 @@ func TestRetryAfterPausesEveryWorker(t *testing.T) {
 		}
 		serveList(ids)(w, r, a)
 	})
-	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 4, MaxRetries: 3})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: 4, MaxRetries: 3, network: inProcess{api}})
 	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: size}})
 	if err != nil {
 		t.Fatal(err)

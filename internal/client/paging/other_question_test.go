@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/pagejson"
@@ -134,58 +135,61 @@ func TestRepeatedLieIsRefutedByAnotherQuestion_limit(t *testing.T) {
 // ahead is let go: the read returns every record, with no fetch running.
 func TestTheOtherQuestionGoesOutBesidePageTwo(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		records, served int
-	}{{7, 10}, {25, 7}} {
-		for _, conc := range []int{1, 4} {
-			list := make([]string, c.records)
-			for i := range list {
-				list[i] = fmt.Sprintf("r%02d", i)
-			}
-			var mu sync.Mutex
-			var asked [][2]int
-			otherAsked := make(chan struct{})
-			var fetching atomic.Int32
-			waitedInVain := false
-			rd := scriptedRead(nil, 10, 100, conc)
-			rd.MaxSize = 100
-			rd.Fetch = func(ctx context.Context, page, size int) (Page[testRecord], error) {
-				fetching.Add(1)
-				defer fetching.Add(-1)
-				mu.Lock()
-				asked = append(asked, [2]int{page, size})
-				mu.Unlock()
-				switch {
-				case page == 2 && size == 6:
-					close(otherAsked)
-					time.Sleep(20 * time.Millisecond) // answered after page 2: a read that drops it waits for it
-				case page == 2 && size == 7:
-					select {
-					case <-otherAsked:
-					case <-time.After(time.Second):
-						waitedInVain = true
-					}
+	// On synctest's clock: the second runs out only when nothing else can move.
+	synctest.Test(t, func(t *testing.T) {
+		for _, c := range []struct {
+			records, served int
+		}{{7, 10}, {25, 7}} {
+			for _, conc := range []int{1, 4} {
+				list := make([]string, c.records)
+				for i := range list {
+					list[i] = fmt.Sprintf("r%02d", i)
 				}
-				body := testutil.ArrayOf(testutil.PageOf(list, page, min(size, c.served)))
-				recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
-				return Page[testRecord]{Records: recs, Body: body}, err
-			}
-			recs, _, err := ReadCount[testRecord](context.Background(), rd)
-			name := fmt.Sprintf("%d records served %d a page, %d in flight", c.records, c.served, conc)
-			if err != nil || !slices.Equal(ids(recs), list) {
-				t.Fatalf("%s: %v, %v", name, ids(recs), err)
-			}
-			if waitedInVain {
-				t.Errorf("%s: page 2 was answered before the other question was asked; asked %v", name, asked)
-			}
-			if n := fetching.Load(); n != 0 {
-				t.Errorf("%s: the read returned with %d fetches running", name, n)
-			}
-			if want := [][2]int{{1, 10}, {2, 7}, {2, 6}}; c.records == 7 && !slices.Equal(sortedQuestions(asked), want) {
-				t.Errorf("%s: asked %v, want %v", name, asked, want)
+				var mu sync.Mutex
+				var asked [][2]int
+				otherAsked := make(chan struct{})
+				var fetching atomic.Int32
+				waitedInVain := false
+				rd := scriptedRead(nil, 10, 100, conc)
+				rd.MaxSize = 100
+				rd.Fetch = func(ctx context.Context, page, size int) (Page[testRecord], error) {
+					fetching.Add(1)
+					defer fetching.Add(-1)
+					mu.Lock()
+					asked = append(asked, [2]int{page, size})
+					mu.Unlock()
+					switch {
+					case page == 2 && size == 6:
+						close(otherAsked)
+						time.Sleep(20 * time.Millisecond) // answered after page 2: a read that drops it waits for it
+					case page == 2 && size == 7:
+						select {
+						case <-otherAsked:
+						case <-time.After(time.Second):
+							waitedInVain = true
+						}
+					}
+					body := testutil.ArrayOf(testutil.PageOf(list, page, min(size, c.served)))
+					recs, err := pagejson.DecodeArray[testRecord](body, true, nil)
+					return Page[testRecord]{Records: recs, Body: body}, err
+				}
+				recs, _, err := ReadCount[testRecord](context.Background(), rd)
+				name := fmt.Sprintf("%d records served %d a page, %d in flight", c.records, c.served, conc)
+				if err != nil || !slices.Equal(ids(recs), list) {
+					t.Fatalf("%s: %v, %v", name, ids(recs), err)
+				}
+				if waitedInVain {
+					t.Errorf("%s: page 2 was answered before the other question was asked; asked %v", name, asked)
+				}
+				if n := fetching.Load(); n != 0 {
+					t.Errorf("%s: the read returned with %d fetches running", name, n)
+				}
+				if want := [][2]int{{1, 10}, {2, 7}, {2, 6}}; c.records == 7 && !slices.Equal(sortedQuestions(asked), want) {
+					t.Errorf("%s: asked %v, want %v", name, asked, want)
+				}
 			}
 		}
-	}
+	})
 }
 
 // sortedQuestions are questions by page, then by size, largest first.
