@@ -302,8 +302,9 @@ func TestFlowInterruptDuringExchange(t *testing.T) {
 	r := &running{stdout: &stdout, stderr: &stderr, done: done}
 	r.logOnFailure(t)
 	browsed := make(chan error, 1)
+	u := r.authorizeURL(t, auth.URL) // on the test's goroutine: it may fail the test
 	go func() {
-		_, err := browseErr(r.authorizeURL(t, auth.URL))
+		_, err := browseErr(u)
 		browsed <- err
 	}()
 	select {
@@ -349,7 +350,8 @@ func TestFlowRefusesUnwritableOutAndTokenRedirects(t *testing.T) {
 		http.Redirect(w, r, elsewhere.URL+"/steal", http.StatusTemporaryRedirect)
 	})
 	r = start(t, testEnv(t, testSecret), "-auth-url", auth.URL, "-client-id", testClientID, "-redirect-uri", redirectURI(freePort(t)), "-no-browser")
-	go func() { _, _ = browseErr(r.authorizeURL(t, auth.URL)) }()
+	u := r.authorizeURL(t, auth.URL) // on the test's goroutine: it may fail the test
+	go func() { _, _ = browseErr(u) }()
 	if code := r.exitCode(t); code != exitFailure || !strings.Contains(r.stderr.String(), "redirect") || strings.Contains(r.stderr.String(), testSecret) {
 		t.Fatalf("token redirect: exit %d; stderr:\n%s", code, r.stderr.String())
 	}

@@ -261,19 +261,31 @@ func TestConcurrentReadsDuringInsert(t *testing.T) {
 	t.Parallel()
 	s, base := StartForTest(t, Options{Seed: 1, Memberships: 300, Faults: Faults{InsertAfterPage: 1, InsertCount: 50}})
 	var wg sync.WaitGroup
+	answers := make([][]response, 6) // checked on the test's goroutine, which alone may fail it
+	errs := make([]error, 6)
 	for i := range 6 {
 		wg.Go(func() {
-			for page := 1; page <= 5; page++ {
+			for page := 1; page <= 5 && errs[i] == nil; page++ {
 				v := q("page", itoa(page), "count", "40")
 				if i%2 == 0 {
 					v.Set("status", "100")
 				}
-				decodeArray(t, get(t, base, DefaultPaths()[EndpointMemberships], v))
+				var r response
+				r, errs[i] = getErr(context.Background(), http.DefaultClient, base+DefaultPaths()[EndpointMemberships], v, DefaultToken)
+				answers[i] = append(answers[i], r)
 				s.MembershipsJSON(nil)
 			}
 		})
 	}
 	wg.Wait()
+	for i := range 6 {
+		if errs[i] != nil {
+			t.Fatalf("reader %d: %v", i, errs[i])
+		}
+		for _, r := range answers[i] {
+			decodeArray(t, r)
+		}
+	}
 	if n := len(s.MembershipsJSON(nil)); n != 350 {
 		t.Fatalf("%d memberships, want 350 (one insert)", n)
 	}
