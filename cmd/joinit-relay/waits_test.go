@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,6 +35,31 @@ func TestTheRelaysWaitsAreTheProductionOnes(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, c.got, c.want)
+		}
+	}
+}
+
+// A release never reads the tests' knobs: built as a release is (no tag),
+// the relay starts with a JOINIT_RELAY_TEST_* variable that the test build
+// refuses, so a tag dropped from waits_testbuild.go fails here.
+func TestAReleaseIgnoresTheTestsWaits(t *testing.T) {
+	t.Parallel()
+	release := filepath.Join(t.TempDir(), "joinit-relay")
+	if out, err := exec.Command("go", "build", "-o", release, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building a release of joinit-relay: %v\n%s", err, out)
+	}
+	const knob = "JOINIT_RELAY_TEST_IDLE_TIMEOUT=not-a-duration"
+	for _, c := range []struct {
+		name, binary string
+		refuses      bool
+	}{{"a release", release, false}, {"the test build", relayBinary, true}} {
+		cmd := exec.Command(c.binary, "-version")
+		cmd.Env = append(cmd.Environ(), knob)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		refused := errors.As(err, &exit) && exit.ExitCode() == exitUsage && strings.Contains(string(out), "JOINIT_RELAY_TEST_IDLE_TIMEOUT")
+		if refused != c.refuses || (!c.refuses && err != nil) {
+			t.Errorf("%s with %s: %v\n%s", c.name, knob, err, out)
 		}
 	}
 }
