@@ -121,7 +121,7 @@ output "all_names" {
 func TestAccMemberships_rawJSONEmailsAndLeanRead(t *testing.T) {
 	const n = 60
 	sb, url := sandbox.StartForTest(t, sandbox.Options{Seed: 3, Memberships: n})
-	emails := map[string]bool{}
+	emails, missing := map[string]bool{}, 0
 	for _, r := range sb.MembershipsJSON(nil) {
 		var m struct{ Email *string }
 		if err := json.Unmarshal(r, &m); err != nil {
@@ -129,7 +129,14 @@ func TestAccMemberships_rawJSONEmailsAndLeanRead(t *testing.T) {
 		}
 		if m.Email != nil {
 			emails[*m.Email] = true
+		} else {
+			missing++
 		}
+	}
+	// The emails list's size proves it drops missing e-mails and repeats
+	// only while the data set has both: 60 records of seed 3 do.
+	if missing == 0 || len(emails)+missing == n {
+		t.Fatalf("seed 3's %d memberships have %d missing and %d distinct e-mails: no missing or no repeated e-mail to prove the list against", n, missing, len(emails))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
