@@ -30,7 +30,8 @@ const testToken = "tok-3f9a-SECRET-b71c-e2d0"
 // answer is written, which can be after the client has read it), so a test
 // sees the whole of what was asked rather than what happened to be logged.
 // A request that the client cancelled before it reached the server was never
-// asked, and is not here.
+// asked, and is not here. For reads of fewer than the sandbox's 10,000 logged
+// requests (RequestLog keeps no more).
 func questionsAsked(t testing.TB, sb *sandbox.Server) []string {
 	t.Helper()
 	var log []sandbox.RequestRecord

@@ -16,7 +16,9 @@ const inProcessURL = "http://127.0.0.1:9"
 // waiting), so a test of time limits and Retry-After pauses sees exact
 // times, in no time, however loaded the machine is. The handler's answer is
 // whole before the client reads it; a request whose context ended while it
-// was served fails as it would on a real network.
+// was served fails as it would on a real network, but only once the
+// handler returns: a handler here must end on its request's context, as the
+// sandbox's waits do.
 type inProcess struct{ h http.Handler }
 
 func (n inProcess) RoundTrip(req *http.Request) (*http.Response, error) {

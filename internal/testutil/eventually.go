@@ -13,7 +13,8 @@ const hangLimit = 60 * time.Second
 // Eventually polls cond until it holds, and fails the test, naming what it
 // waited for, if it has not held within hangLimit. Tests wait on an event
 // with it (a request logged, a file written, a run started) rather than
-// sleeping a fixed time and hoping the event came.
+// sleeping a fixed time and hoping the event came. Not for a test inside
+// synctest.Test: there the limit would run on the bubble's clock.
 func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(hangLimit)
