@@ -54,7 +54,11 @@ echo "    version $version"
 "$work/releasecheck" verify -dist "$work/dist" -manifest terraform-registry-manifest.json | sed 's/^/    /'
 
 host=registry.terraform.io
-tf_version=$("$tf" version 2>/dev/null | head -1)
+# Its first line, without a pipe: head would exit after one line, and
+# terraform, still writing the next, would die of SIGPIPE, which pipefail
+# makes this script's failure (seen: exit 141, once in ten CI runs).
+tf_version=$("$tf" version 2>/dev/null)
+tf_version=${tf_version%%$'\n'*}
 if [[ $tf_version == OpenTofu* ]]; then host=registry.opentofu.org; fi
 addr="$host/joinit-community/joinit"
 
