@@ -22,12 +22,17 @@ const shutdownGrace = 10 * time.Second
 // scheduler beside it. On ctx's end it stops taking requests, lets those in
 // flight finish their write, then stops the scheduler.
 func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
-	created, err := openStateDir(cfg.stateDir)
+	opened, err := openStateDir(cfg.stateDir)
 	if err != nil {
 		return err
 	}
-	if created {
+	if opened.created {
 		log.Info("created -state-dir, readable by this user only", "state_dir", cfg.stateDir)
+	}
+	if t := opened.tightened; t.was != 0 || t.files > 0 {
+		// A cluster's fsGroup, applied again at each mount, or an operator's chmod.
+		log.Info("made -state-dir readable by this user only", "state_dir", cfg.stateDir,
+			"mode_was", fmt.Sprintf("%04o", t.was), "files_tightened", t.files)
 	}
 	l, err := openLedger(cfg.stateDir, time.Now())
 	if err != nil {

@@ -33,35 +33,49 @@ const (
 	runOutputFile = "last-run.log"
 )
 
-// openStateDir creates -state-dir when it is missing (mode 0700), refuses
-// one another user owns or can write, and writes and fsyncs a probe in it,
-// so a read-only or full directory stops the relay before it answers a
-// webhook it could not record. created says it was made now.
-func openStateDir(dir string) (created bool, err error) {
+// openStateDir creates -state-dir when it is missing (mode 0700), makes
+// it the relay's alone or refuses it (makeOwn), and writes and fsyncs a
+// probe in it, so a read-only or full directory stops the relay before it
+// answers a webhook it could not record.
+func openStateDir(dir string) (opened stateDirOpened, err error) {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return false, fmt.Errorf("-state-dir %s could not be created: %w", dir, err)
+			hint := ""
+			if errors.Is(err, fs.ErrPermission) {
+				hint = unwritableHint(filepath.Dir(dir))
+			}
+			return opened, fmt.Errorf("-state-dir %s could not be created: %w%s", dir, err, hint)
 		}
-		created = true
+		opened.created = true
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return created, fmt.Errorf("-state-dir: %w", err)
+		return opened, fmt.Errorf("-state-dir: %w", err)
 	}
 	if !fi.IsDir() {
-		return created, fmt.Errorf("-state-dir %s is not a directory", dir)
+		return opened, fmt.Errorf("-state-dir %s is not a directory", dir)
 	}
-	if err := checkOwner(dir, fi); err != nil {
-		return created, err
+	if opened.tightened, err = makeOwn(dir, fi); err != nil {
+		return opened, err
 	}
-	return created, probe(dir)
+	return opened, probe(dir)
+}
+
+// stateDirOpened is what openStateDir did, for the log.
+type stateDirOpened struct {
+	created   bool       // made now
+	tightened tightening // made the relay's alone
 }
 
 // probe writes, fsyncs and removes a file, as recording an owed run does.
 func probe(dir string) error {
 	f, err := os.CreateTemp(dir, ".probe-*")
 	if err != nil {
-		return fmt.Errorf("-state-dir %s is not writable: %w", dir, err)
+		hint := ""
+		if errors.Is(err, fs.ErrPermission) {
+			hint = unwritableHint(dir)
+		}
+		return fmt.Errorf("-state-dir %s is not writable: %w%s", dir, err, hint)
 	}
 	defer os.Remove(f.Name())
 	_, err = f.Write([]byte("joinit-relay can write here\n"))
