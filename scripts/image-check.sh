@@ -5,8 +5,10 @@
 # the relay's with mode 0700 (in the image and in a new volume), it has no
 # shell (so -run-command is refused at start), the secret comes from the
 # environment, a webhook is answered 202, an owed run is kept across a
-# container's restart on the same volume, and a rolling update (two
-# containers on one volume at once) loses no webhook. Needs podman and runc
+# container's restart on the same volume, volumes as clusters mount them
+# (fsGroup, emptyDir, without fsGroup, another runAsUser) started or
+# refused with the manifest's fix, and a rolling update (two containers on
+# one volume at once) loses no webhook. Needs podman and runc
 # (scripts/install-image-tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,6 +96,77 @@ if [ -z "$(owed "$before")" ] || [ "$(owed "$before")" != "$(owed "$after")" ]; 
   fail "the owed run was not kept across the restart: before $before, after $after"
 fi
 echo "image-check: a new volume on /data has mode 700; 202, and the owed run kept across a container's restart on its volume (owed since $(owed "$after"))"
+
+# Volumes as clusters leave them at /data (issue 63), each a prepared
+# directory with the owner and mode a cluster gives it, and the relay run
+# as the image's user unless a row says otherwise. A row that starts
+# answers a webhook; one that is refused must say the manifest's fix.
+vols=$(mktemp -d)
+vport=$(free_port) # the containers above still hold $port
+chmod 755 "$vols"
+trap 'cleanup; rm -rf "$vols"' EXIT
+# volume_dir NAME OWNER MODE: a volume's root.
+volume_dir() { mkdir "$vols/$1" && chown "$2" "$vols/$1" && chmod "$3" "$vols/$1" && echo "$vols/$1"; }
+# refused DIR WANT [PODMAN RUN FLAGS]: the relay on DIR exits 1 saying
+# WANT; prints what it said.
+refused() {
+  local dir=$1 want=$2 out code=0
+  shift 2
+  out=$("${run[@]}" --rm "$@" -e JOINIT_RELAY_SECRET="$secret" -e PORT="$vport" -e TFE_TOKEN=check \
+    -v "$dir:/data" "$tag" -tfe-workspace ws-check 2>&1) || code=$?
+  { [ "$code" = 1 ] && grep -qF -- "$want" <<<"$out"; } || fail "on $dir the relay exited $code, want 1 saying '$want': $out"
+  sed -n 's/.*problem="\(.*\)"$/\1/p' <<<"$out" | sed "s|$vols/||g"
+}
+# kubelet_applies_fs_group DIR: what the kubelet does to a volume with
+# fsGroup 65532 at each mount: everything its group's, group-writable,
+# directories setgid.
+kubelet_applies_fs_group() { chgrp -R 65532 "$1" && chmod -R g+rwX "$1" && find "$1" -type d -exec chmod g+s {} +; }
+# owned_alone DIR: DIR/relay and its files are the relay's user's alone.
+owned_alone() {
+  local bad
+  bad=$(find "$1/relay" \( -perm /077 -o ! -user 65532 \) -printf '%p %m %u\n')
+  [ -z "$bad" ] || fail "after a start, not the relay's alone: $bad"
+}
+# started_on DIR NAME: the relay on DIR answers a webhook 202, then stops.
+started_on() {
+  relay_container "$2" "$vport" "$1" -quiet-period 1h -max-delay 1h
+  [ "$(webhook "$vport")" = 202 ] || fail "on $1 a webhook was not answered 202"
+  "${podman[@]}" stop -t 45 "$2" >/dev/null
+  owned_alone "$1"
+}
+
+# (Each refusal is assigned before it is printed: set -e stops the check
+# on a failed assignment, not on a failed substitution inside echo.)
+nofsgroup=$(volume_dir nofsgroup 0:0 0755)
+said=$(refused "$nofsgroup" "give the pod securityContext.fsGroup: 65532")
+echo "image-check: a fresh volume without fsGroup (root, 0755): refused: $said"
+fsgroup=$(volume_dir fsgroup 0:65532 2775)
+relay_container "relay-fsgroup-$$" "$vport" "$fsgroup" -quiet-period 1h -max-delay 1h
+[ "$(webhook "$vport")" = 202 ] || fail "on a volume with fsGroup (2775) a webhook was not answered 202"
+before=$(health_of "$vport")
+"${podman[@]}" kill "relay-fsgroup-$$" >/dev/null
+"${podman[@]}" wait "relay-fsgroup-$$" >/dev/null || true
+owned_alone "$fsgroup"
+echo "image-check: a fresh volume with fsGroup (root:65532, 2775): started, 202"
+kubelet_applies_fs_group "$fsgroup"
+reused_mode=$(stat -c %a "$fsgroup/relay")
+relay_container "relay-fsgroup-again-$$" "$vport" "$fsgroup" -quiet-period 1h -max-delay 1h
+after=$(health_of "$vport")
+if [ -z "$(owed "$before")" ] || [ "$(owed "$before")" != "$(owed "$after")" ]; then
+  fail "the owed run was not kept across a replaced container after the kubelet applied fsGroup: before $before, after $after"
+fi
+"${podman[@]}" stop -t 45 "relay-fsgroup-again-$$" >/dev/null
+owned_alone "$fsgroup"
+echo "image-check: the same volume after the kubelet applies fsGroup again (relay/ $reused_mode, its files 660): started in a replaced container, the owed run kept (owed since $(owed "$after")), relay/ 700 again"
+said=$(refused "$fsgroup" "belongs to uid 65532, not to the relay's user (uid 1000)" --user 1000:65532)
+echo "image-check: runAsUser 1000 on that volume: refused: $said"
+reused=$(volume_dir reused 65532:65532 2770)
+mkdir -m 2770 "$reused/relay" && chown 65532:65532 "$reused/relay"
+started_on "$reused" "relay-reused-$$"
+echo "image-check: a reused volume of the relay's (65532, 2770; relay/ 2770): started, 202"
+emptydir=$(volume_dir emptydir 0:0 0777)
+started_on "$emptydir" "relay-emptydir-$$"
+echo "image-check: emptyDir (root, 0777): started, 202"
 
 # A rolling update: the new container starts on the volume before the old
 # one stops, and takes a webhook while the old one's start is in progress
