@@ -3,7 +3,6 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -88,17 +87,19 @@ func modeOf(t *testing.T, p string) uint32 {
 	return unixMode(fi.Mode())
 }
 
-// startedAs runs the relay as volumeUID on stateDir, a directory of v. When it listens, it
+// startedAs runs the relay as volumeUID on stateDir. When it listens, it
 // is sent a webhook, which must be answered 202, and stopped: started is
 // true. When it exits, it must exit with exitFailure before it listens.
 // out is its log.
-func startedAs(t *testing.T, v volume, stateDir string) (started bool, out string) {
+func startedAs(t *testing.T, stateDir string) (started bool, out string) {
 	t.Helper()
-	bin := filepath.Join(filepath.Dir(v.root), "joinit-relay")
-	if err := copyFile(relayBinary, bin, 0o755); err != nil {
+	// The relay's user runs the tests' build where TestMain put it. (A copy
+	// of the binary could fail to start, "text file busy", while another
+	// test's fork holds the copy's descriptor.)
+	if err := os.Chmod(filepath.Dir(relayBinary), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-state-dir", stateDir, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", "true")
+	cmd := exec.Command(relayBinary, "-listen", "127.0.0.1:0", "-state-dir", stateDir, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", "true")
 	cmd.Env = append(environWithout(os.Environ(), envSecret, envPort), envSecret+"="+testSecret)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: volumeUID, Gid: volumeGID, Groups: []uint32{volumeGID}}}
 	log := &testutil.SyncBuffer{}
@@ -132,23 +133,6 @@ func startedAs(t *testing.T, v volume, stateDir string) (started bool, out strin
 	<-exited
 	t.Fatalf("the relay neither listened nor exited within 60 s:\n%s", log.String())
 	return false, ""
-}
-
-func copyFile(from, to string, mode os.FileMode) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // The volumes of issue 63's table, as a cluster leaves them at /data, with
@@ -225,7 +209,7 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 				rel = "relay"
 			}
 			dir := filepath.Join(v.root, rel)
-			started, out := startedAs(t, v, dir)
+			started, out := startedAs(t, dir)
 			switch {
 			case c.refused != "" && started:
 				t.Fatalf("started, want it refused with %q:\n%s", c.refused, out)
