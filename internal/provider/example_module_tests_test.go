@@ -78,6 +78,56 @@ func TestAccExample_moduleTests(t *testing.T) {
 	}
 }
 
+// The root configurations that call a module of examples/modules (rendered
+// on the GitHub teams and OpenStack Keystone guide pages) are valid on the
+// real terraform with the downstream provider's real schema: the module
+// tests above check the modules, this the calls. make e2e also applies the
+// Keystone one.
+func TestAccExample_useCasesOfModulesValidate(t *testing.T) {
+	if testing.Short() || !acceptance() {
+		t.Skip("an acceptance test: set TF_ACC=1")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		useCase, module, address string
+		provider                 *toolProvider
+	}{
+		{"github-team-sync", "github-team", "integrations/github", gitHubProvider},
+		{"keystone-group-sync", "openstack-group", "terraform-provider-openstack/openstack", openStackProvider},
+	} {
+		t.Run(c.useCase, func(t *testing.T) {
+			t.Parallel()
+			// The layout of examples/, which the call's source names.
+			dir := t.TempDir()
+			for _, p := range []string{"use-cases/" + c.useCase, "modules/" + c.module} {
+				if err := os.CopyFS(filepath.Join(dir, p), os.DirFS(filepath.Join("..", "..", "examples", p))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			bin := c.provider.providerDir(t)
+			tf := newCLITerraformWith(t, filepath.Join(dir, "use-cases", c.useCase), nil,
+				map[string]string{"registry.terraform.io/" + c.address: bin, "registry.opentofu.org/" + c.address: bin})
+			ctx := context.Background()
+			if err := tf.Get(ctx); err != nil {
+				t.Fatalf("terraform get: %v\n%s", err, tf.output())
+			}
+			v, err := tf.Validate(ctx)
+			if err != nil {
+				t.Fatalf("terraform validate: %v\n%s", err, tf.output())
+			}
+			if !v.Valid || v.ErrorCount > 0 {
+				t.Fatalf("terraform validate: valid %v, %d errors: %+v", v.Valid, v.ErrorCount, v.Diagnostics)
+			}
+			for _, d := range v.Diagnostics {
+				// The overrides' own warning, which every run of this harness has.
+				if d.Summary != "Provider development overrides are in effect" {
+					t.Errorf("terraform validate: %s: %s: %s", d.Severity, d.Summary, d.Detail)
+				}
+			}
+		})
+	}
+}
+
 // runBlocks counts the run blocks of the test files in dir.
 func runBlocks(t *testing.T, dir string) int {
 	t.Helper()
