@@ -125,8 +125,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	if err != nil {
 		err = fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
 		if ctx.Err() == nil {
-			s.countStart("failed")
-			s.logFailure(err, "0s")
+			s.failed(err, "0s")
 		}
 		return err
 	}
