@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-// commandStopGrace is how long an interrupted command has to stop before
-// it is killed.
-const commandStopGrace = 30 * time.Second
-
 // commandBackend runs -run-command through sh -c. Its start is the whole
 // run: the scheduler makes one start at a time, holding the run lock, and
 // the command's process group is killed when it ends, so two never overlap.
@@ -27,7 +23,7 @@ type commandBackend struct {
 func (b *commandBackend) Describe() string { return "command" }
 
 // Longest is -run-timeout and the interrupted command's grace.
-func (b *commandBackend) Longest() time.Duration { return b.timeout + commandStopGrace }
+func (b *commandBackend) Longest() time.Duration { return b.timeout + waits.stopGrace }
 
 // Start runs the command in b.env with -run-timeout, its output (standard
 // output and error) written to -state-dir/last-run.log, replaced each run
@@ -55,7 +51,7 @@ func (b *commandBackend) Start(ctx context.Context, runLock *os.File) error {
 	interruptGroup(cmd)
 	// After the interrupt, the command has this long to stop (Terraform
 	// releases its state lock) before it is killed.
-	cmd.WaitDelay = commandStopGrace
+	cmd.WaitDelay = waits.stopGrace
 	err = cmd.Run()
 	killGroup(cmd) // what it left running would overlap the next run
 	switch {

@@ -26,6 +26,12 @@ type owedRecord struct {
 	StartedAt    time.Time `json:"started_at,omitzero"`
 	NextSince    time.Time `json:"next_since,omitzero"`
 	FailingSince time.Time `json:"failing_since,omitzero"` // starts have failed since
+	// Failures counts the failed starts in a row, whichever relay on the
+	// directory made them, and no relay starts before RetryAt: one
+	// backoff for all (retry). A record without them (an older relay's)
+	// is owed all the same, with no retry pending.
+	Failures int       `json:"failures,omitzero"`
+	RetryAt  time.Time `json:"retry_at,omitzero"`
 }
 
 // ledger is the relay's one piece of state: whether a run is owed, kept
@@ -271,8 +277,9 @@ func (l *ledger) begin(now time.Time) (claim, bool, error) {
 
 // finish ends a start. On success it clears what the start claimed: the
 // record goes when no webhook came since, else the next run is owed from
-// the first that did. On failure the run stays owed, failing since the
-// first failed start.
+// the first that did, with no failure and no retry pending. On failure
+// the run stays owed, failing since the first failed start (retry then
+// schedules the next).
 func (l *ledger) finish(c claim, startErr error, now time.Time) error {
 	// This relay's own state first, whether or not the record can be
 	// read: the start is over.
@@ -311,11 +318,35 @@ func (l *ledger) finish(c claim, startErr error, now time.Time) error {
 			return nil
 		default:
 			rec.OwedSince, rec.FailingSince = rec.NextSince, time.Time{}
+			rec.Failures, rec.RetryAt = 0, time.Time{}
 			if rec.OwedSince.IsZero() {
 				rec.OwedSince = now
 			}
 		}
 		rec.NextSince = time.Time{}
+		return l.write(rec)
+	})
+}
+
+// retry records a failed start for every relay on the directory, after
+// finish or in its place (a start that waited out the run lock never
+// began): failing since the first failed start, one more failure in a
+// row, and no start before backoff(failures) from now, nor before a later
+// retry already recorded. Nothing owed on disk, nothing is written: the
+// scheduler's own backoff holds.
+func (l *ledger) retry(now time.Time, backoff func(failures int) time.Duration) error {
+	return l.locked(func() error {
+		if err := l.read(now); err != nil || !l.owed {
+			return err
+		}
+		rec := l.snapshotRecord()
+		if rec.FailingSince.IsZero() {
+			rec.FailingSince = now
+		}
+		rec.Failures++
+		if at := now.Add(backoff(rec.Failures)); at.After(rec.RetryAt) {
+			rec.RetryAt = at
+		}
 		return l.write(rec)
 	})
 }
@@ -331,6 +362,7 @@ func (l *ledger) interrupted() {
 // ledgerState is a copy of the ledger's state, for the scheduler and /healthz.
 type ledgerState struct {
 	owedSince, lastEvent, lastStarted, failing time.Time
+	retryAt                                    time.Time // the record's: no relay starts before it
 	starting                                   bool
 	recordErr                                  string
 }
@@ -342,7 +374,7 @@ func (l *ledger) snapshot() ledgerState {
 	defer l.mu.Unlock()
 	st := ledgerState{lastEvent: l.lastEvent, lastStarted: l.lastStarted, starting: l.starting, recordErr: l.recordErr}
 	if l.owed {
-		st.owedSince, st.failing = l.rec.OwedSince, l.rec.FailingSince
+		st.owedSince, st.failing, st.retryAt = l.rec.OwedSince, l.rec.FailingSince, l.rec.RetryAt
 		if l.rec.LastWebhook.After(st.lastEvent) {
 			st.lastEvent = l.rec.LastWebhook // another relay's
 		}

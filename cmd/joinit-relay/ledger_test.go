@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -107,5 +108,53 @@ func TestOwedSinceAndFailingSurviveAStartAFailureAndARestart(t *testing.T) {
 	}
 	if st := again.snapshot(); st.owed() || !st.failing.IsZero() {
 		t.Errorf("after a successful start: owed since %v, failing since %v; want neither", st.owedSince, st.failing)
+	}
+}
+
+// The backoff of a failing backend is the directory's, not a relay's: a
+// failed start by either of two relays counts once more in the record,
+// and the later retry holds. owed.json as a relay before it wrote it (no
+// failures, no retry_at) is owed all the same, with no retry pending; a
+// success clears them with the record.
+func TestFailedStartsAreCountedInTheRecordForEveryRelay(t *testing.T) {
+	t.Parallel()
+	a, b := openTwo(t)
+	t0 := time.Now().Add(-time.Hour).UTC().Round(time.Second)
+	older := fmt.Sprintf(`{"id":"0123456789abcdef","webhooks":1,"owed_since":%q,"last_webhook":%q,"failing_since":%q}`,
+		t0.Format(time.RFC3339Nano), t0.Format(time.RFC3339Nano), t0.Add(time.Minute).Format(time.RFC3339Nano))
+	if err := os.WriteFile(filepath.Join(a.dir, owedFile), []byte(older), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if st := a.snapshot(); !st.owedSince.Equal(t0) || !st.retryAt.IsZero() {
+		t.Errorf("an older relay's record: owed since %v, retry at %v; want %v, none", st.owedSince, st.retryAt, t0)
+	}
+	wait := func(n int) time.Duration { return time.Duration(n) * time.Minute }
+	now := time.Now()
+	if err := a.retry(now, wait); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.retry(now.Add(time.Second), wait); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	rec, st := a.snapshotRecord(), a.snapshot()
+	if want := now.Add(time.Second + 2*time.Minute); rec.Failures != 2 || !st.retryAt.Equal(want) || !st.failing.Equal(t0.Add(time.Minute)) {
+		t.Errorf("after a failed start by each relay: %d failures, retry at %v, failing since %v; want 2, %v, %v", rec.Failures, st.retryAt, st.failing, want, t0.Add(time.Minute))
+	}
+	c, _, _ := b.begin(time.Now())
+	_ = b.record(time.Now()) // during the start: the record stays, owed by the next run
+	if err := b.finish(c, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if rec, st := a.snapshotRecord(), a.snapshot(); rec.Failures != 0 || !st.retryAt.IsZero() || !st.failing.IsZero() {
+		t.Errorf("after a successful start: %d failures, retry at %v, failing since %v; want none", rec.Failures, st.retryAt, st.failing)
 	}
 }

@@ -140,3 +140,40 @@ func TestALeftoverDaemonDoesNotHoldTheNextRunBack(t *testing.T) {
 		t.Errorf("the first run's daemon was gone by the second run (%v): it held no lock to release", err)
 	}
 }
+
+// A start that waited out the run lock failed, as a failed run does:
+// /healthz's failing_for counts it (owed.json keeps it for every relay on
+// the directory), until a start succeeds. The first relay's run holds the
+// lock at a gate; the second, started then, waits for it -run-timeout and
+// an interrupted command's time to stop (here 50 ms and 50 ms), and fails.
+func TestAStartThatWaitedOutTheRunLockCountsAsFailing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	g := newGate(t)
+	o := relayOptions{stateDir: dir, env: []string{g.env(), "JOINIT_RELAY_TEST_STOP_GRACE=50ms"}}
+	holder := startRelay(t, o, "-quiet-period", "50ms", "-run-command", atGate+"; "+appendRun)
+	if status, _ := post(t, holder.hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+		t.Fatalf("answered %d", status)
+	}
+	testutil.Eventually(t, "the first relay's run starts", func() bool { return holder.health().Starting })
+	// Started now, the second relay finds the run owed, and the lock held.
+	waiter := startRelay(t, o, "-quiet-period", "50ms", "-run-timeout", "50ms", "-run-command", appendRun)
+	// The failure is recorded before it is logged.
+	testutil.Eventually(t, "the second relay's wait for the run lock fails", func() bool {
+		return strings.Contains(waiter.log.String(), "another run still holds it")
+	})
+	if h := waiter.health(); h.FailingFor == nil {
+		t.Errorf("after a start that waited out the run lock, /healthz: failing_for null, run_owed %v; want failing_for set", h.RunOwed)
+	}
+	g.open(t)
+	testutil.Eventually(t, "the first relay's run", func() bool { return holder.runCount() == 1 })
+	waitNothingOwed(t, dir, holder, waiter)
+	for _, r := range []*relay{holder, waiter} {
+		if h := r.health(); h.FailingFor != nil {
+			t.Errorf("after a successful run, failing_for %s", *h.FailingFor)
+		}
+	}
+	if n := waiter.runCount(); n != 0 {
+		t.Errorf("the second relay ran %d runs; the first relay's covered the webhook", n)
+	}
+}

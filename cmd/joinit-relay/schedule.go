@@ -35,8 +35,9 @@ const failingTooLong = time.Hour
 
 // scheduler starts the owed run: after quietPeriod without an event or
 // maxDelay after the first, one start at a time, failed starts again after
-// backoff until one succeeds. While idle it reads owed.json again every
-// waits.poll.
+// backoff until one succeeds. The backoff is kept in owed.json too, so the
+// relays sharing a directory make one schedule of retries, not one each.
+// While idle it reads owed.json again every waits.poll.
 type scheduler struct {
 	ledger      *ledger
 	backend     backend
@@ -94,11 +95,15 @@ func (s *scheduler) run(ctx context.Context) {
 	}
 }
 
-// due is when the owed run starts: a retry's time, else the end of the
-// quiet period or of the max delay, whichever is first.
+// due is when the owed run starts: a retry's time (this relay's own, or
+// the record's when later: another relay's start may have failed since),
+// else the end of the quiet period or of the max delay, whichever is first.
 func (s *scheduler) due(st ledgerState, retryAt time.Time) (time.Time, bool) {
 	if st.owedSince.IsZero() {
 		return time.Time{}, false
+	}
+	if st.retryAt.After(retryAt) {
+		retryAt = st.retryAt
 	}
 	if !retryAt.IsZero() {
 		return retryAt, true
@@ -120,8 +125,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	if err != nil {
 		err = fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
 		if ctx.Err() == nil {
-			s.countStart("failed")
-			s.logFailure(err, "0s")
+			s.failed(err, "0s")
 		}
 		return err
 	}
@@ -160,8 +164,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	}
 	ferr := s.ledger.finish(c, err, time.Now())
 	if err != nil {
-		s.countStart("failed")
-		s.logFailure(err, took)
+		s.failed(err, took)
 		return err
 	}
 	s.countStart("started")
@@ -174,6 +177,17 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 		return ferr
 	}
 	return nil
+}
+
+// failed records a failed start in owed.json, still holding the run lock
+// (when it was taken), so that no relay on the directory starts before its
+// backoff; then counts and logs it.
+func (s *scheduler) failed(err error, took string) {
+	if rerr := s.ledger.retry(time.Now(), func(n int) time.Duration { return s.backoff(n, err) }); rerr != nil {
+		s.log.Warn("the failed start could not be written to -state-dir/"+owedFile+"; this relay waits its own backoff", "problem", rerr.Error())
+	}
+	s.countStart("failed")
+	s.logFailure(err, took)
 }
 
 // countStart counts a start's outcome for /metrics.

@@ -269,3 +269,73 @@ func TestAStartReadsTheRecordAgainOnceItHoldsTheRunLock(t *testing.T) {
 		t.Errorf("started %d runs inside the other relay's quiet period, want 0", backend.starts)
 	}
 }
+
+// failingRun is a run command that fails, saying when it started in
+// $RELAY_TEST_TIMES, which relays on one directory share.
+const failingRun = `date +%s.%N >> "$RELAY_TEST_TIMES"; exit 1`
+
+// startTimes reads the starts of timesFile, in order; a line still being
+// written is left for the next read.
+func startTimes(t *testing.T, timesFile string) []float64 {
+	t.Helper()
+	text := readFile(timesFile)
+	var starts []float64
+	for _, f := range strings.Fields(text[:strings.LastIndexByte(text, '\n')+1]) {
+		at, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatalf("a start's time %q: %v", f, err)
+		}
+		starts = append(starts, at)
+	}
+	sort.Float64s(starts)
+	return starts
+}
+
+// A failing backend gets one schedule of starts from the relays on a
+// directory, as from one relay, not one schedule each: after the n-th
+// failed start in a row, whichever relay made it, no relay starts before
+// the backoff of the n-th (100 ms, doubled each time, here; 1 s in a
+// release). One relay, then two, are held to it: the starts' own times,
+// as their commands wrote them, so a slow machine only makes the gaps
+// longer. Each start's line is written before it fails, so each gap is at
+// least the backoff counted from the end of the start before it.
+func TestRelaysOnOneDirectoryRetryAFailingBackendOnOneSchedule(t *testing.T) {
+	t.Parallel()
+	const retryMin = 100 * time.Millisecond
+	const starts = 6 // gaps of 100, 200, 400, 800 and 1600 ms or more
+	for _, relays := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d relays", relays), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			times := filepath.Join(t.TempDir(), "times")
+			o := relayOptions{stateDir: dir, env: []string{"RELAY_TEST_TIMES=" + times, "JOINIT_RELAY_TEST_RETRY_MIN=" + retryMin.String()}}
+			var rs []*relay
+			for range relays {
+				rs = append(rs, startRelay(t, o, "-quiet-period", "50ms", "-run-command", failingRun))
+			}
+			if status, _ := post(t, rs[0].hookURL, membership("m1", "memberships.inactive")); status != http.StatusAccepted {
+				t.Fatalf("answered %d", status)
+			}
+			testutil.Eventually(t, fmt.Sprintf("%d starts", starts), func() bool { return len(startTimes(t, times)) >= starts })
+			at := startTimes(t, times)
+			for n := 1; n < starts; n++ {
+				gap := time.Duration((at[n] - at[n-1]) * 1e9)
+				if want := retryMin << (n - 1); gap < want {
+					t.Errorf("start %d came %s after start %d, failure %d in a row on the directory; want %s or more, its backoff", n+1, gap.Round(time.Millisecond), n, n, want)
+				}
+			}
+			if t.Failed() {
+				t.Logf("the starts, in seconds after the first: %.3f", offsets(at))
+			}
+		})
+	}
+}
+
+// offsets are times in seconds after the first.
+func offsets(at []float64) []float64 {
+	var d []float64
+	for _, a := range at {
+		d = append(d, a-at[0])
+	}
+	return d
+}

@@ -42,6 +42,29 @@ func TestDueIsTheQuietPeriodOrTheMaxDelayWhicheverIsFirst(t *testing.T) {
 	}
 }
 
+// A retry is due at the later of this relay's and the record's (another
+// relay's start failed since), whichever is set.
+func TestDueIsTheLaterOfTheRelaysRetryAndTheRecords(t *testing.T) {
+	t.Parallel()
+	s := &scheduler{quietPeriod: 30 * time.Second, maxDelay: 5 * time.Minute}
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	own, recorded := t0.Add(time.Minute), t0.Add(2*time.Minute)
+	for _, c := range []struct {
+		name          string
+		own, recorded time.Time
+		want          time.Time
+	}{
+		{"the relay's alone", own, time.Time{}, own},
+		{"the record's alone", time.Time{}, recorded, recorded},
+		{"the record's later", own, recorded, recorded},
+		{"the relay's later", recorded, own, recorded},
+	} {
+		if got, _ := s.due(ledgerState{owedSince: t0, lastEvent: t0, retryAt: c.recorded}, c.own); !got.Equal(c.want) {
+			t.Errorf("%s: due %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestStartRefusesBadSettingsWithoutQuotingTheSecret(t *testing.T) {
 	t.Parallel()
 	good := map[string]string{envSecret: testSecret, envGitHubToken: gitHubToken}

@@ -33,6 +33,10 @@ var waits = struct {
 	// dispatchWaitMin is the first wait between the tries of one start's
 	// request, doubled for each try (dispatch.go).
 	dispatchWaitMin time.Duration
+	// stopGrace is how long an interrupted command has to stop before it
+	// is killed (command.go); with -run-timeout, how long another relay
+	// waits for the command's run lock before its start fails.
+	stopGrace time.Duration
 }{
 	idle:            10 * time.Second,
 	readHeader:      5 * time.Second,
@@ -41,4 +45,5 @@ var waits = struct {
 	retryMin:        time.Second,
 	runLockPoll:     250 * time.Millisecond,
 	dispatchWaitMin: time.Second,
+	stopGrace:       30 * time.Second,
 }

@@ -32,6 +32,7 @@ func TestTheRelaysWaitsAreTheProductionOnes(t *testing.T) {
 		{"the first backoff after a failed start", waits.retryMin, time.Second},
 		{"the poll of the run lock", waits.runLockPoll, 250 * time.Millisecond},
 		{"the first wait between a start's tries", d.client.RetryWaitMin, time.Second},
+		{"an interrupted command's time to stop", waits.stopGrace, 30 * time.Second},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, c.got, c.want)

@@ -23,6 +23,7 @@ func init() {
 		"JOINIT_RELAY_TEST_RETRY_MIN":           &waits.retryMin,
 		"JOINIT_RELAY_TEST_RUN_LOCK_POLL":       &waits.runLockPoll,
 		"JOINIT_RELAY_TEST_DISPATCH_WAIT_MIN":   &waits.dispatchWaitMin,
+		"JOINIT_RELAY_TEST_STOP_GRACE":          &waits.stopGrace,
 	} {
 		v := os.Getenv(name)
 		if v == "" {
