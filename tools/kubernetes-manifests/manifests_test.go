@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,8 +253,7 @@ func only[T runtime.Object](t *testing.T, objs []object, what string) (T, object
 	return found[0].obj.(T), found[0]
 }
 
-func TestKustomization(t *testing.T) {
-	k := kustomization(t)
+func checkKustomization(t *testing.T, k *types.Kustomization) {
 	for _, r := range k.Resources {
 		if strings.Contains(r, "secret") {
 			t.Errorf("%s: resources lists %s: the Secret is created with kubectl, never from a file in git (README.md)", kustFileName, r)
@@ -280,17 +278,21 @@ func TestKustomization(t *testing.T) {
 	}
 }
 
-func TestEveryFileDecodesStrictly(t *testing.T) {
-	objs := fileObjects(t)
-	for _, o := range objs {
-		t.Logf("%s: %s", o.where, o.obj.GetObjectKind().GroupVersionKind())
-	}
+// TestRelayKubernetes decodes kustomization.yaml, every YAML file beside
+// it and what kustomize builds, each strictly (an error names the file or
+// the built object, and the field's path), then checks what kubectl
+// apply -k applies and the optional files against it.
+func TestRelayKubernetes(t *testing.T) {
+	k := kustomization(t)
+	files := fileObjects(t)
+	built := build(t)
+	t.Run("kustomization", func(t *testing.T) { checkKustomization(t, k) })
+	t.Run("build", func(t *testing.T) { checkBuild(t, k, built) })
+	t.Run("optional files", func(t *testing.T) { checkOptionalFiles(t, files, built) })
 }
 
-// TestBuild checks what kubectl apply -k applies.
-func TestBuild(t *testing.T) {
-	k := kustomization(t)
-	objs := build(t)
+// checkBuild checks what kubectl apply -k applies.
+func checkBuild(t *testing.T, k *types.Kustomization, objs []object) {
 	for _, o := range objs {
 		if _, ok := o.obj.(*corev1.Secret); ok {
 			t.Errorf("%s: the build holds a Secret: it is created with kubectl, never from a file in git (README.md)", o)
@@ -596,12 +598,10 @@ func checkService(t *testing.T, svc *corev1.Service, d *appsv1.Deployment) {
 	}
 }
 
-// TestOptionalFiles checks the files kustomization.yaml does not apply
+// checkOptionalFiles checks the files kustomization.yaml does not apply
 // against the Deployment it builds: the Secret template, the
 // NetworkPolicy, the PodMonitor and the Ingress.
-func TestOptionalFiles(t *testing.T) {
-	files := fileObjects(t)
-	built := build(t)
+func checkOptionalFiles(t *testing.T, files, built []object) {
 	d, _ := only[*appsv1.Deployment](t, built, "Deployment")
 	c := relayContainer(t, d)
 	svc, _ := only[*corev1.Service](t, built, "Service")
@@ -630,7 +630,7 @@ func TestOptionalFiles(t *testing.T) {
 		}
 	}
 
-	mp := metricsPort(t, d, c)
+	mp := portNamed(c, "metrics") // checked against -metrics-listen by checkDeployment
 	for _, o := range files {
 		switch obj := o.obj.(type) {
 		case *networkingv1.NetworkPolicy:
@@ -709,7 +709,6 @@ func checkNetworkPolicy(t *testing.T, o object, np *networkingv1.NetworkPolicy, 
 			t.Errorf("%s: an egress rule names no port: it lets the relay reach every port", o)
 		}
 	}
-	sort.Strings(egressPorts)
 	for _, want := range []string{"443", "53"} {
 		if !slices.Contains(egressPorts, want) {
 			t.Errorf("%s: egress does not allow port %s (DNS, and HTTPS to GitHub or HCP Terraform)", o, want)
