@@ -32,13 +32,13 @@ func newVolume(t *testing.T, uid, gid int, mode os.FileMode) volume {
 	if os.Geteuid() != 0 {
 		t.Skip("running the relay as another user on another user's volume needs root")
 	}
-	parent, err := os.MkdirTemp("", "joinit-relay-volume-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(parent) })
-	if err := os.Chmod(parent, 0o755); err != nil {
-		t.Fatal(err)
+	// The relay's user must reach the volume: the test's directories are
+	// 0700 as the testing package makes them.
+	parent := t.TempDir()
+	for _, d := range []string{parent, filepath.Dir(parent)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	v := volume{root: filepath.Join(parent, "data")}
 	v.mkdir(t, "", uid, gid, mode)
@@ -47,24 +47,24 @@ func newVolume(t *testing.T, uid, gid int, mode os.FileMode) volume {
 
 // mkdir makes name under the volume (its root for "") with owner and mode
 // (setgid as os.ModeSetgid), as the kubelet leaves them.
-func (v volume) mkdir(t *testing.T, name string, uid, gid int, mode os.FileMode) string {
+func (v volume) mkdir(t *testing.T, name string, uid, gid int, mode os.FileMode) {
 	t.Helper()
 	p := filepath.Join(v.root, name)
 	if err := os.Mkdir(p, 0o700); err != nil && !os.IsExist(err) {
 		t.Fatal(err)
 	}
 	v.own(t, p, uid, gid, mode)
-	return p
 }
 
-// write puts a file under the volume with owner and mode.
-func (v volume) write(t *testing.T, name, content string, uid, gid int, mode os.FileMode) {
+// write puts a file of uid's under the volume as the kubelet leaves it
+// with fsGroup: the pod's group's, mode 0660.
+func (v volume) write(t *testing.T, name, content string, uid int) {
 	t.Helper()
 	p := filepath.Join(v.root, name)
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	v.own(t, p, uid, gid, mode)
+	v.own(t, p, uid, volumeGID, 0o660)
 }
 
 func (volume) own(t *testing.T, p string, uid, gid int, mode os.FileMode) {
@@ -161,17 +161,17 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 		volume: func(t *testing.T) volume {
 			v := newVolume(t, 0, volumeGID, 0o775|os.ModeSetgid)
 			v.mkdir(t, "relay", volumeUID, volumeGID, 0o770|os.ModeSetgid)
-			v.write(t, "relay/"+owedFile, owed, volumeUID, volumeGID, 0o660)
-			v.write(t, "relay/"+runOutputFile, "a run's output\n", volumeUID, volumeGID, 0o660)
-			v.write(t, "relay/"+owedLockFile, "", volumeUID, volumeGID, 0o660)
+			v.write(t, "relay/"+owedFile, owed, volumeUID)
+			v.write(t, "relay/"+runOutputFile, "a run's output\n", volumeUID)
+			v.write(t, "relay/"+owedLockFile, "", volumeUID)
 			return v
 		},
 	}, {
 		name: "a reused 0700 volume whose root is the relay's, after the kubelet applies fsGroup (2770), as -state-dir",
 		volume: func(t *testing.T) volume {
 			v := newVolume(t, volumeUID, volumeGID, 0o770|os.ModeSetgid)
-			v.write(t, owedFile, owed, volumeUID, volumeGID, 0o660)
-			v.write(t, owedLockFile, "", volumeUID, volumeGID, 0o660)
+			v.write(t, owedFile, owed, volumeUID)
+			v.write(t, owedLockFile, "", volumeUID)
 			return v
 		},
 		stateDir: ".",
@@ -196,7 +196,7 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 		volume: func(t *testing.T) volume {
 			v := newVolume(t, 0, volumeGID, 0o775|os.ModeSetgid)
 			v.mkdir(t, "relay", volumeUID, volumeGID, 0o770|os.ModeSetgid)
-			v.write(t, "relay/"+owedFile, owed, 1000, volumeGID, 0o660)
+			v.write(t, "relay/"+owedFile, owed, 1000)
 			return v
 		},
 		refused: "-state-dir/owed.json belongs to uid 1000, not to the relay's user (uid 65532): another user put it there; remove it",
