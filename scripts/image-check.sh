@@ -101,18 +101,23 @@ echo "image-check: a new volume on /data has mode 700; 202, and the owed run kep
 # directory with the owner and mode a cluster gives it, and the relay run
 # as the image's user unless a row says otherwise. A row that starts
 # answers a webhook; one that is refused must say the manifest's fix.
+[ "$(id -u)" = 0 ] || fail "the volume checks give directories to other users (chown): run as root, as CI does"
+vols=""
+trap 'cleanup; [ -z "$vols" ] || rm -rf "$vols"' EXIT
 vols=$(mktemp -d)
 vport=$(free_port) # the containers above still hold $port
 chmod 755 "$vols"
-trap 'cleanup; rm -rf "$vols"' EXIT
 # volume_dir NAME OWNER MODE: a volume's root.
 volume_dir() { mkdir "$vols/$1" && chown "$2" "$vols/$1" && chmod "$3" "$vols/$1" && echo "$vols/$1"; }
 # refused DIR WANT [PODMAN RUN FLAGS]: the relay on DIR exits 1 saying
-# WANT; prints what it said.
+# WANT; prints what it said. A relay that starts instead is stopped after
+# 60 s (timeout's exit 124 then fails the row).
 refused() {
-  local dir=$1 want=$2 out code=0
+  local dir=$1 want=$2 out code=0 name
   shift 2
-  out=$("${run[@]}" --rm "$@" -e JOINIT_RELAY_SECRET="$secret" -e PORT="$vport" -e TFE_TOKEN=check \
+  name="relay-refused-$$-${#containers[@]}"
+  containers+=("$name")
+  out=$(timeout 60 "${run[@]}" --rm --name "$name" "$@" -e JOINIT_RELAY_SECRET="$secret" -e PORT="$vport" -e TFE_TOKEN=check \
     -v "$dir:/data" "$tag" -tfe-workspace ws-check 2>&1) || code=$?
   { [ "$code" = 1 ] && grep -qF -- "$want" <<<"$out"; } || fail "on $dir the relay exited $code, want 1 saying '$want': $out"
   sed -n 's/.*problem="\(.*\)"$/\1/p' <<<"$out" | sed "s|$vols/||g"
@@ -150,6 +155,7 @@ owned_alone "$fsgroup"
 echo "image-check: a fresh volume with fsGroup (root:65532, 2775): started, 202"
 kubelet_applies_fs_group "$fsgroup"
 reused_mode=$(stat -c %a "$fsgroup/relay")
+[ "$reused_mode" = 2770 ] || fail "the kubelet's fsGroup, as this check applies it, left relay/ $reused_mode, want 2770"
 relay_container "relay-fsgroup-again-$$" "$vport" "$fsgroup" -quiet-period 1h -max-delay 1h
 after=$(health_of "$vport")
 if [ -z "$(owed "$before")" ] || [ "$(owed "$before")" != "$(owed "$after")" ]; then

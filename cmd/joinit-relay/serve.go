@@ -29,10 +29,10 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	if opened.created {
 		log.Info("created -state-dir, readable by this user only", "state_dir", cfg.stateDir)
 	}
-	if t := opened.tightened; t.was != 0 || t.files > 0 {
-		// A cluster's fsGroup, applied again at each mount, or an operator's chmod.
-		log.Info("made -state-dir readable by this user only", "state_dir", cfg.stateDir,
-			"mode_was", fmt.Sprintf("%04o", t.was), "files_tightened", t.files)
+	if opened.repaired != 0 {
+		// A cluster's fsGroup, applied again at a mount.
+		log.Info("made -state-dir and its files this user's alone, as the volume's group could write them", "state_dir", cfg.stateDir,
+			"mode_was", fmt.Sprintf("%04o", opened.repaired))
 	}
 	l, err := openLedger(cfg.stateDir, time.Now())
 	if err != nil {
@@ -40,6 +40,13 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	}
 	if l.owedAtStart() {
 		log.Info("a run owed before the restart is still owed", "state_dir", cfg.stateDir)
+		// The shared backoff outlives a restart (a Retry-After binds every
+		// relay): say when the next start comes, so an operator who has
+		// fixed a token knows why it waits.
+		if rec := l.snapshotRecord(); rec.RetryAt.After(time.Now()) {
+			log.Info("starts have failed; the next waits for their backoff, shared through -state-dir", "failures", rec.Failures,
+				"next_start_after", rec.RetryAt.UTC().Format(time.RFC3339))
+		}
 	}
 	h := &receiver{secretSum: sha256.Sum256([]byte(cfg.secret)), organizationID: cfg.organizationID, events: cfg.events,
 		ledger: l, largeBodies: make(largeBodySlots, largeBodies), metrics: newMetrics(l), metricsElsewhere: cfg.metricsListen != "", log: log}

@@ -339,3 +339,22 @@ func offsets(at []float64) []float64 {
 	}
 	return d
 }
+
+// A restarted relay says when a backoff the relays on its directory share
+// lets the next start come: an operator who fixed a token sees why it
+// waits.
+func TestARestartedRelaySaysWhenTheSharedBackoffEnds(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	now := time.Now().UTC()
+	rec := fmt.Sprintf(`{"id":"0123456789abcdef","webhooks":1,"owed_since":%q,"last_webhook":%q,"failing_since":%q,"failures":3,"retry_at":%q}`,
+		now.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), now.Add(time.Hour).Format(time.RFC3339Nano))
+	if err := os.WriteFile(filepath.Join(dir, owedFile), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startRelay(t, relayOptions{stateDir: dir}, "-run-command", appendRun)
+	want := "failures=3 next_start_after=" + now.Add(time.Hour).Format(time.RFC3339)
+	if !strings.Contains(r.log.String(), want) {
+		t.Errorf("the start's log does not say %q:\n%s", want, r.log)
+	}
+}

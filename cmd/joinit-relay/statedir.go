@@ -46,6 +46,11 @@ func openStateDir(dir string) (opened stateDirOpened, err error) {
 			}
 			return opened, fmt.Errorf("-state-dir %s could not be created: %w%s", dir, err, hint)
 		}
+		// Exactly 0700: MkdirAll's mode passes through the umask, and a
+		// setgid parent (a volume's root with fsGroup) passes its bit on.
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return opened, fmt.Errorf("-state-dir %s: %w", dir, err)
+		}
 		opened.created = true
 	}
 	fi, err := os.Stat(dir)
@@ -55,7 +60,7 @@ func openStateDir(dir string) (opened stateDirOpened, err error) {
 	if !fi.IsDir() {
 		return opened, fmt.Errorf("-state-dir %s is not a directory", dir)
 	}
-	if opened.tightened, err = makeOwn(dir, fi); err != nil {
+	if opened.repaired, err = makeOwn(dir, fi); err != nil {
 		return opened, err
 	}
 	return opened, probe(dir)
@@ -63,8 +68,8 @@ func openStateDir(dir string) (opened stateDirOpened, err error) {
 
 // stateDirOpened is what openStateDir did, for the log.
 type stateDirOpened struct {
-	created   bool       // made now
-	tightened tightening // made the relay's alone
+	created  bool   // made now
+	repaired uint32 // the mode the kubelet left, when the relay took the group's bits off; 0 if none
 }
 
 // probe writes, fsyncs and removes a file, as recording an owed run does.

@@ -13,14 +13,8 @@ const noFollow = 0
 
 func isLink(error) bool { return false }
 
-// tightening is what makeOwn changed: nothing without Unix modes.
-type tightening struct {
-	was   uint32
-	files int
-}
-
 // makeOwn checks nothing without Unix owners and modes.
-func makeOwn(string, fs.FileInfo) (tightening, error) { return tightening{}, nil }
+func makeOwn(string, fs.FileInfo) (uint32, error) { return 0, nil }
 
 func unwritableHint(string) string { return "" }
 

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 )
 
@@ -18,89 +19,107 @@ const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 // isLink says an open failed on a symbolic link (O_NOFOLLOW's ELOOP).
 func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
 
-// makeOwn makes -state-dir the relay's alone, or refuses it.
+// makeOwn checks that -state-dir is the relay's alone, or makes it so.
 //
-// Refused: a directory another user owns or that every user may write
-// (they could plant a link, a FIFO or an owed record in it), and one of
-// root's that a group may write (a volume's root mounted with a pod's
-// fsGroup), which the relay cannot make its own.
+// Refused: a directory another user owns, or a link to one another user
+// made; one others may write, or its group without the kubelet's mark
+// (below): they could plant a link, a FIFO or an owed record in it; and
+// one of root's that a group may write (a volume's root mounted with a
+// pod's fsGroup), which the relay cannot make its own.
 //
-// Repaired: a directory the relay owns is tightened to the relay's user
-// alone (mode 0700, its files 0600) at each start. A cluster's kubelet
-// gives a volume and everything under it to the pod's fsGroup at every
-// mount (group write and setgid: 2770), and an image with no shell could
-// not undo it. The group is the pod's, and once the directory is 0700 no
-// one else can add to it; an entry another user owns (put there while the
-// group could write) is refused.
+// Repaired: the kubelet's mark. At a mount a cluster gives a volume and
+// everything under it to the pod's fsGroup (group write and setgid on a
+// directory, 2770; group read-write on a file, 0660), which an image with
+// no shell could not undo. On a directory the relay owns with that mark it
+// takes the group's bits off the directory, refuses an entry of another
+// user's (put there while the group could write), and takes them off its
+// own files. What else it accepts it leaves as it is.
 //
-// It returns the mode it tightened, and how many files, for the log.
-func makeOwn(dir string, fi fs.FileInfo) (tightened tightening, err error) {
+// It returns the directory's mode before a repair, 0 if none.
+func makeOwn(dir string, fi fs.FileInfo) (was uint32, err error) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return tightened, nil
+		return 0, nil
+	}
+	if err := checkLink(dir); err != nil {
+		return 0, err
 	}
 	uid, mode := os.Geteuid(), unixMode(fi.Mode())
+	ours := int(st.Uid) == uid
+	under := filepath.Join(dir, "relay")
 	switch {
 	// Root's directories pass, as OpenSSH's StrictModes lets them: root
 	// can write anything anyway.
-	case int(st.Uid) != uid && st.Uid != 0:
-		return tightened, fmt.Errorf("-state-dir %s belongs to uid %d, not to the relay's user (uid %d) or root: give the relay a directory of its own (chown it, or another -state-dir; on Kubernetes, the pod's runAsUser: %d, as when the directory was made)", dir, st.Uid, uid, st.Uid)
-	case mode&0o002 != 0:
-		return tightened, fmt.Errorf("-state-dir %s may be written by other users (mode %04o): chmod 700 %s, or name a directory under it that the relay creates (-state-dir %s)", dir, mode, dir, filepath.Join(dir, "relay"))
-	case int(st.Uid) != uid && mode&0o020 != 0:
-		return tightened, fmt.Errorf("-state-dir %s belongs to root and may be written by its group (gid %d, mode %04o), as a volume's root mounted with fsGroup is: the relay cannot make it its own; name a directory under it, which the relay creates and keeps at 0700 (-state-dir %s)", dir, st.Gid, mode, filepath.Join(dir, "relay"))
-	case int(st.Uid) != uid:
-		return tightened, nil // root's, and no one else may write it
+	case !ours && st.Uid != 0:
+		return 0, fmt.Errorf("-state-dir %s belongs to uid %d, not to the relay's user (uid %d) or root: give the relay a directory of its own (chown it, or another -state-dir; on Kubernetes, the pod's runAsUser: %d, as when the directory was made)", dir, st.Uid, uid, st.Uid)
+	case !ours && mode&0o022 != 0:
+		return 0, fmt.Errorf("-state-dir %s belongs to root and may be written by others or a group (gid %d, mode %04o), as a volume's root is (emptyDir; fsGroup): the relay cannot make it its own; name a directory under it, which the relay creates and keeps at 0700 (-state-dir %s)", dir, st.Gid, mode, under)
+	case !ours:
+		return 0, nil // root's, and no one else may write it
+	case mode&0o002 != 0 || (mode&0o020 != 0 && mode&0o2000 == 0):
+		return 0, fmt.Errorf("-state-dir %s may be written by other users (mode %04o): chmod 700 %s, or name a directory under it that the relay creates (-state-dir %s)", dir, mode, dir, under)
+	case mode&0o020 == 0:
+		return 0, nil // no one else may write it: left as it is
 	}
-	if mode != mode&0o700 {
-		if err := os.Chmod(dir, fs.FileMode(mode&0o700)); err != nil {
-			return tightened, fmt.Errorf("-state-dir %s (mode %04o) could not be made the relay's alone: %w", dir, mode, err)
-		}
-		tightened.was = mode
+	// The kubelet's mark, on a directory of the relay's.
+	if err := os.Chmod(dir, fs.FileMode(mode&0o700)); err != nil {
+		return 0, fmt.Errorf("-state-dir %s (mode %04o) could not be made the relay's alone: %w", dir, mode, err)
 	}
-	return tightenFiles(dir, uid, tightened)
+	return mode, tightenFiles(dir, uid)
 }
 
-// tightening is what makeOwn changed: the directory's mode before (0 if
-// none), and how many of its files it tightened.
-type tightening struct {
-	was   uint32
-	files int
+// checkLink refuses a -state-dir that is a symbolic link another user
+// made: it would lead the relay, and its repair, where that user chose.
+func checkLink(dir string) error {
+	lfi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("-state-dir: %w", err)
+	}
+	if lfi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	if st, ok := lfi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() && st.Uid != 0 {
+		return fmt.Errorf("-state-dir %s is a symbolic link of uid %d's, not the relay's user's (uid %d) or root's: name the directory itself", dir, st.Uid, os.Geteuid())
+	}
+	return nil
 }
 
-// tightenFiles refuses an entry of dir another user owns, and takes group
-// and others' bits off the relay's own files and directories. dir is the
-// relay's alone by now, so nothing in it changes under the loop.
-func tightenFiles(dir string, uid int, t tightening) (tightening, error) {
+// relayFiles are the names the relay keeps in -state-dir.
+var relayFiles = []string{owedFile, owedLockFile, runLockFile, runOutputFile}
+
+// tightenFiles refuses an entry of dir another user owns, then takes the
+// group's bits off the relay's own files. dir is the relay's alone by now,
+// so nothing in it changes under the loop but the relay's own temporary
+// files, which other relays on the directory may rename meanwhile.
+func tightenFiles(dir string, uid int) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return t, fmt.Errorf("-state-dir %s could not be read: %w", dir, err)
+		return fmt.Errorf("-state-dir %s could not be read: %w", dir, err)
 	}
 	for _, e := range entries {
 		fi, err := e.Info()
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // a temporary file of another relay on the directory, renamed since
+			continue
 		}
 		if err != nil {
-			return t, fmt.Errorf("-state-dir/%s: %w", e.Name(), err)
+			return fmt.Errorf("-state-dir/%s: %w", e.Name(), err)
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
 		if !ok {
 			continue
 		}
 		if int(st.Uid) != uid && st.Uid != 0 {
-			return t, fmt.Errorf("-state-dir/%s belongs to uid %d, not to the relay's user (uid %d): another user put it there; remove it", e.Name(), st.Uid, uid)
+			return fmt.Errorf("-state-dir/%s belongs to uid %d, not to the relay's user (uid %d): another user put it there while the directory's group could write it; remove it", e.Name(), st.Uid, uid)
 		}
 		mode := unixMode(fi.Mode())
-		if int(st.Uid) != uid || mode == mode&0o700 || !(fi.Mode().IsRegular() || fi.IsDir()) {
-			continue // root's; already the relay's alone; a link's mode means nothing
+		if int(st.Uid) != uid || !fi.Mode().IsRegular() || mode == mode&0o700 || !slices.Contains(relayFiles, e.Name()) {
+			continue // root's, a link, the relay's alone already, or not the relay's file
 		}
-		if err := os.Chmod(filepath.Join(dir, e.Name()), fs.FileMode(mode&0o700)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return t, fmt.Errorf("-state-dir/%s (mode %04o) could not be made the relay's alone: %w", e.Name(), mode, err)
+		if err := os.Chmod(filepath.Join(dir, e.Name()), fs.FileMode(mode&0o700)); err != nil {
+			return fmt.Errorf("-state-dir/%s (mode %04o) could not be made the relay's alone: %w", e.Name(), mode, err)
 		}
-		t.files++
 	}
-	return t, nil
+	return nil
 }
 
 // unwritableHint says, for a directory the relay's user may not write, who
@@ -114,8 +133,14 @@ func unwritableHint(dir string) string {
 	if !ok || int(st.Uid) == os.Geteuid() {
 		return ""
 	}
-	return fmt.Sprintf(": %s belongs to uid %d, gid %d (mode %04o), which the relay's user (uid %d, gid %d) may not write; on Kubernetes, give the pod securityContext.fsGroup: %d so the volume is the relay's group's",
-		dir, st.Uid, st.Gid, unixMode(fi.Mode()), os.Geteuid(), os.Getegid(), os.Getegid())
+	group := "a group of the relay's user"
+	if gid := os.Getegid(); gid != 0 {
+		group = fmt.Sprint(gid)
+	}
+	// Some volumes' drivers do not apply fsGroup (NFS; many ReadWriteMany
+	// ones): then the volume's server must give it to the relay's user.
+	return fmt.Sprintf(": %s belongs to uid %d, gid %d (mode %04o), which the relay's user (uid %d, gid %d) may not write; on Kubernetes, give the pod securityContext.fsGroup: %s so the volume is the relay's group's (if it is set, the volume's driver does not apply it: give the volume to uid %d where it is served)",
+		dir, st.Uid, st.Gid, unixMode(fi.Mode()), os.Geteuid(), os.Getegid(), group, os.Geteuid())
 }
 
 // unixMode is m as chmod(1) writes it: 2770 for a directory the kubelet

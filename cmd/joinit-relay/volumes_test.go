@@ -149,6 +149,9 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 		volume   func(t *testing.T) volume
 		stateDir string // under the volume; "relay" unless set
 		refused  string // what the relay says, "" if it starts
+		// Started, the directory and what else is in it left as they were
+		// (0755; notes.txt 0644), not made the relay's alone.
+		leftAsItWas bool
 	}{{
 		name:    "a fresh volume, no fsGroup (root, 0755)",
 		volume:  func(t *testing.T) volume { return newVolume(t, 0, 0, 0o755) },
@@ -182,7 +185,45 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 		name:     "a volume's root with fsGroup (root:gid, 2775) as -state-dir",
 		volume:   func(t *testing.T) volume { return newVolume(t, 0, volumeGID, 0o775|os.ModeSetgid) },
 		stateDir: ".",
-		refused:  "may be written by its group (gid 65532, mode 2775), as a volume's root mounted with fsGroup is: the relay cannot make it its own; name a directory under it, which the relay creates and keeps at 0700 (-state-dir ",
+		refused:  "belongs to root and may be written by others or a group (gid 65532, mode 2775), as a volume's root is (emptyDir; fsGroup): the relay cannot make it its own; name a directory under it, which the relay creates and keeps at 0700 (-state-dir ",
+	}, {
+		name:     "emptyDir's root (root, 0777) as -state-dir",
+		volume:   func(t *testing.T) volume { return newVolume(t, 0, 0, 0o777) },
+		stateDir: ".",
+		refused:  "belongs to root and may be written by others or a group (gid 0, mode 0777)",
+	}, {
+		name: "a directory of the relay's that its group may write without the kubelet's mark (0770, a shared host's)",
+		volume: func(t *testing.T) volume {
+			v := newVolume(t, 0, 0, 0o755)
+			v.mkdir(t, "relay", volumeUID, volumeGID, 0o770)
+			return v
+		},
+		refused: "may be written by other users (mode 0770): chmod 700",
+	}, {
+		name: "a directory of the relay's that no one else may write (0755), holding another file: left as it was",
+		volume: func(t *testing.T) volume {
+			v := newVolume(t, 0, 0, 0o755)
+			v.mkdir(t, "relay", volumeUID, volumeGID, 0o755)
+			v.write(t, "relay/notes.txt", "the operator's\n", volumeUID)
+			v.own(t, filepath.Join(v.root, "relay/notes.txt"), volumeUID, volumeGID, 0o644)
+			return v
+		},
+		leftAsItWas: true,
+	}, {
+		name: "a link another user made to a directory of the relay's",
+		volume: func(t *testing.T) volume {
+			v := newVolume(t, 0, volumeGID, 0o775|os.ModeSetgid)
+			v.mkdir(t, "elsewhere", volumeUID, volumeGID, 0o770|os.ModeSetgid)
+			link := filepath.Join(v.root, "relay")
+			if err := os.Symlink("elsewhere", link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Lchown(link, 1000, volumeGID); err != nil {
+				t.Fatal(err)
+			}
+			return v
+		},
+		refused: "is a symbolic link of uid 1000's, not the relay's user's (uid 65532) or root's",
 	}, {
 		name: "runAsUser other than the owner of the relay's directory",
 		volume: func(t *testing.T) volume {
@@ -199,7 +240,7 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 			v.write(t, "relay/"+owedFile, owed, 1000)
 			return v
 		},
-		refused: "-state-dir/owed.json belongs to uid 1000, not to the relay's user (uid 65532): another user put it there; remove it",
+		refused: "-state-dir/owed.json belongs to uid 1000, not to the relay's user (uid 65532): another user put it there while the directory's group could write it; remove it",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -221,6 +262,12 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 				return
 			case !started:
 				t.Fatalf("refused, want it started:\n%s", out)
+			}
+			if c.leftAsItWas {
+				if m, n := modeOf(t, dir), modeOf(t, filepath.Join(dir, "notes.txt")); m != 0o755 || n != 0o644 {
+					t.Errorf("after the start, -state-dir %04o and notes.txt %04o; want them left as they were, 0755 and 0644", m, n)
+				}
+				return
 			}
 			// Started: what it keeps is the relay's alone.
 			if m := modeOf(t, dir); m != 0o700 {
