@@ -328,18 +328,22 @@ func (l *ledger) finish(c claim, startErr error, now time.Time) error {
 	})
 }
 
-// retry records a failed start for every relay on the directory, after
-// finish or in its place (a start that waited out the run lock never
-// began): failing since the first failed start, one more failure in a
-// row, and no start before backoff(failures) from now, nor before a later
-// retry already recorded. Nothing owed on disk, nothing is written: the
+// retry records a failed start of record id for every relay on the
+// directory, after finish or in its place (a start that waited out the run
+// lock never began): failing since the first failed start, one more
+// failure in a row, and no start before backoff(failures) from now, nor
+// before a later retry already recorded. Nothing owed on disk, or another
+// record than the start's (a new one since), nothing is written: the
 // scheduler's own backoff holds.
-func (l *ledger) retry(now time.Time, backoff func(failures int) time.Duration) error {
+func (l *ledger) retry(id string, now time.Time, backoff func(failures int) time.Duration) error {
 	return l.locked(func() error {
 		if err := l.read(now); err != nil || !l.owed {
 			return err
 		}
 		rec := l.snapshotRecord()
+		if rec.ID != id {
+			return nil
+		}
 		if rec.FailingSince.IsZero() {
 			rec.FailingSince = now
 		}

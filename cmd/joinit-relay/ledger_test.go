@@ -133,18 +133,27 @@ func TestFailedStartsAreCountedInTheRecordForEveryRelay(t *testing.T) {
 	}
 	wait := func(n int) time.Duration { return time.Duration(n) * time.Minute }
 	now := time.Now()
-	if err := a.retry(now, wait); err != nil {
+	if err := a.retry("0123456789abcdef", now, wait); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.retry(now.Add(time.Second), wait); err != nil {
+	if err := b.retry("0123456789abcdef", now.Add(time.Second), wait); err != nil {
+		t.Fatal(err)
+	}
+	// A start of a record since replaced (its lock wait outlasted another
+	// relay's run and a new webhook) and a shorter backoff (a Retry-After
+	// of another relay's outlasts it) leave the record's retry as it is.
+	if err := a.retry("fedcba9876543210", now.Add(2*time.Second), wait); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.retry("0123456789abcdef", now.Add(3*time.Second), func(int) time.Duration { return 0 }); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.refresh(); err != nil {
 		t.Fatal(err)
 	}
 	rec, st := a.snapshotRecord(), a.snapshot()
-	if want := now.Add(time.Second + 2*time.Minute); rec.Failures != 2 || !st.retryAt.Equal(want) || !st.failing.Equal(t0.Add(time.Minute)) {
-		t.Errorf("after a failed start by each relay: %d failures, retry at %v, failing since %v; want 2, %v, %v", rec.Failures, st.retryAt, st.failing, want, t0.Add(time.Minute))
+	if want := now.Add(time.Second + 2*time.Minute); rec.Failures != 3 || !st.retryAt.Equal(want) || !st.failing.Equal(t0.Add(time.Minute)) {
+		t.Errorf("after failed starts by each relay, one of another record's: %d failures, retry at %v, failing since %v; want 3, %v, %v", rec.Failures, st.retryAt, st.failing, want, t0.Add(time.Minute))
 	}
 	c, _, _ := b.begin(time.Now())
 	_ = b.record(time.Now()) // during the start: the record stays, owed by the next run

@@ -121,11 +121,14 @@ func (s *scheduler) due(st ledgerState, retryAt time.Time) (time.Time, bool) {
 // lock: what that run covered is no longer owed, and what is owed may no
 // longer be due.
 func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
+	// The record this start is for: after a wait for the run lock, another
+	// relay's run may have cleared it, and a webhook made a new one.
+	recordID := s.ledger.snapshotRecord().ID
 	lock, err := takeRunLock(ctx, s.stateDir, s.backend.Longest(), s.log)
 	if err != nil {
 		err = fmt.Errorf("-state-dir/%s: %w", runLockFile, err)
 		if ctx.Err() == nil {
-			s.failed(err, "0s")
+			s.failed(recordID, err, "0s")
 		}
 		return err
 	}
@@ -164,7 +167,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	}
 	ferr := s.ledger.finish(c, err, time.Now())
 	if err != nil {
-		s.failed(err, took)
+		s.failed(c.id, err, took)
 		return err
 	}
 	s.countStart("started")
@@ -179,11 +182,11 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	return nil
 }
 
-// failed records a failed start in owed.json, still holding the run lock
-// (when it was taken), so that no relay on the directory starts before its
-// backoff; then counts and logs it.
-func (s *scheduler) failed(err error, took string) {
-	if rerr := s.ledger.retry(time.Now(), func(n int) time.Duration { return s.backoff(n, err) }); rerr != nil {
+// failed records a failed start for the record id in owed.json, still
+// holding the run lock (when it was taken), so that no relay on the
+// directory starts before its backoff; then counts and logs it.
+func (s *scheduler) failed(id string, err error, took string) {
+	if rerr := s.ledger.retry(id, time.Now(), func(n int) time.Duration { return s.backoff(n, err) }); rerr != nil {
 		s.log.Warn("the failed start could not be written to -state-dir/"+owedFile+"; this relay waits its own backoff", "problem", rerr.Error())
 	}
 	s.countStart("failed")
