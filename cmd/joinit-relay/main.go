@@ -12,7 +12,7 @@
 // the flags.
 //
 // Its files, bottom up (each uses only those above it): waits (the
-// timeouts its tests shorten), answer, bounds, event, triggers, statedir (its checks, files and durable writes), group;
+// timeouts its tests shorten), answer, bounds, event, triggers, statefiles (the names it keeps), statedir (its checks, repair and durable writes), group;
 // command, runlock (the run and record locks); ledger (owed.json); health,
 // metrics, receive; schedule; version, dispatch, github, tfe; flags, serve,
 // main.

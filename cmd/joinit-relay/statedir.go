@@ -17,22 +17,6 @@ import (
 // as OpenSSH's StrictModes checks a home directory, and opens its files
 // without following links.
 
-// The files of the state directory.
-const (
-	// owedFile is the record of an owed run: present while a run is owed,
-	// removed once a run that began after its last webhook succeeded.
-	owedFile = "owed.json"
-	// owedLockFile is the lock under which owedFile is read and
-	// rewritten: relays sharing -state-dir (a rolling update, replicas on
-	// one volume) never lose each other's webhooks.
-	owedLockFile = "owed.lock"
-	// runLockFile is the lock every start is made holding (runlock_unix.go).
-	runLockFile = "run.lock"
-	// runOutputFile is where a command's output goes: a sync's output
-	// (terraform's plan) names members, and the relay's log must not.
-	runOutputFile = "last-run.log"
-)
-
 // openStateDir creates -state-dir when it is missing (mode 0700), makes
 // it the relay's alone or refuses it (makeOwn), and writes and fsyncs a
 // probe in it, so a read-only or full directory stops the relay before it

@@ -84,9 +84,6 @@ func checkLink(dir string) error {
 	return nil
 }
 
-// relayFiles are the names the relay keeps in -state-dir.
-var relayFiles = []string{owedFile, owedLockFile, runLockFile, runOutputFile}
-
 // tightenFiles refuses an entry of dir another user owns, then takes the
 // group's bits off the relay's own files. dir is the relay's alone by now,
 // so nothing in it changes under the loop but the relay's own temporary
