@@ -10,38 +10,20 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 )
 
-// startFails runs the relay on stateDir and returns what it said, failing
-// the test unless it exits with exitFailure before it listens.
+// startFails runs the relay on stateDir as the test's user and returns
+// what it said, failing the test unless it exits with exitFailure before
+// it listens.
 func startFails(t *testing.T, stateDir string) string {
 	t.Helper()
-	cmd := exec.Command(relayBinary, "-listen", "127.0.0.1:0", "-state-dir", stateDir, "-run-command", "true")
-	cmd.Env = append(environWithout(os.Environ(), envSecret, envPort), envSecret+"="+testSecret)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	started, out := startedAs(t, stateDir, nil)
+	if started {
+		t.Fatalf("the relay listened, want it to refuse its state directory:\n%s", out)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if code := cmd.ProcessState.ExitCode(); code != exitFailure {
-			t.Fatalf("exit %d (%v), want %d:\n%s", code, err, exitFailure, out.String())
-		}
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("the relay did not stop within 20 s (listening, or blocked on a FIFO):\n%s", out.String())
-	}
-	if strings.Contains(out.String(), "msg=listening") {
-		t.Fatalf("the relay listened before refusing its state directory:\n%s", out.String())
-	}
-	return out.String()
+	return out
 }
 
 func TestStateDirOthersCanWriteIsRefused(t *testing.T) {

@@ -87,11 +87,11 @@ func modeOf(t *testing.T, p string) uint32 {
 	return unixMode(fi.Mode())
 }
 
-// startedAs runs the relay as volumeUID on stateDir. When it listens, it
-// is sent a webhook, which must be answered 202, and stopped: started is
-// true. When it exits, it must exit with exitFailure before it listens.
-// out is its log.
-func startedAs(t *testing.T, stateDir string) (started bool, out string) {
+// startedAs runs the relay on stateDir as user (nil: the test's own).
+// When it listens, it is sent a webhook, which must be answered 202, and
+// stopped: started is true. When it exits, it must exit with exitFailure
+// before it listens. out is its log.
+func startedAs(t *testing.T, stateDir string, user *syscall.Credential) (started bool, out string) {
 	t.Helper()
 	// The relay's user runs the tests' build where TestMain put it. (A copy
 	// of the binary could fail to start, "text file busy", while another
@@ -101,7 +101,7 @@ func startedAs(t *testing.T, stateDir string) (started bool, out string) {
 	}
 	cmd := exec.Command(relayBinary, "-listen", "127.0.0.1:0", "-state-dir", stateDir, "-quiet-period", "1h", "-max-delay", "1h", "-run-command", "true")
 	cmd.Env = append(environWithout(os.Environ(), envSecret, envPort), envSecret+"="+testSecret)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: volumeUID, Gid: volumeGID, Groups: []uint32{volumeGID}}}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: user}
 	log := &testutil.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
@@ -250,7 +250,7 @@ func TestStateDirOnVolumesAsClustersMountThem(t *testing.T) {
 				rel = "relay"
 			}
 			dir := filepath.Join(v.root, rel)
-			started, out := startedAs(t, dir)
+			started, out := startedAs(t, dir, &syscall.Credential{Uid: volumeUID, Gid: volumeGID, Groups: []uint32{volumeGID}})
 			switch {
 			case c.refused != "" && started:
 				t.Fatalf("started, want it refused with %q:\n%s", c.refused, out)
