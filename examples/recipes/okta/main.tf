@@ -70,12 +70,12 @@ data "joinit_memberships" "active" {
 
 locals {
   # Okta's search compares addresses without case: one entry per address.
-  # An address holding a quote or a backslash is left out: the provider
-  # puts value between quotes without escaping it.
-  emails = sort(toset([
-    for e in data.joinit_memberships.active.emails : lower(trimspace(e))
-    if trimspace(e) != "" && length(regexall("[\"\\\\]", e)) == 0
-  ]))
+  addresses = toset([for e in data.joinit_memberships.active.emails : lower(trimspace(e)) if trimspace(e) != ""])
+  # An address holding a quote or a backslash is left out of the search
+  # (the provider puts value between quotes without escaping it) and
+  # counted in addresses_not_found.
+  unsearchable = toset([for e in local.addresses : e if length(regexall("[\"\\\\]", e)) > 0])
+  emails       = sort(setsubtract(local.addresses, local.unsearchable))
   # All clauses of one okta_users make one search expression, sent in the
   # URL: 50 addresses a lookup.
   chunks = { for i, c in chunklist(local.emails, 50) : format("%04d", i) => c }
@@ -111,8 +111,9 @@ locals {
   current   = toset(data.okta_group.this.users)
   to_add    = setsubtract(local.desired, local.current)
   to_remove = setsubtract(local.current, local.desired)
-  # Join It addresses no Okta user has.
-  not_found = setsubtract(toset(local.emails), toset([for u in local.found : lower(u.email) if u.email != null]))
+  # Join It addresses no Okta user was found for, the unsearchable ones
+  # included.
+  not_found = setunion(local.unsearchable, setsubtract(toset(local.emails), toset([for u in local.found : lower(u.email) if u.email != null])))
 
   # A fraction counts the current members, rounded down.
   max_removals = var.max_removals < 1 ? floor(var.max_removals * length(local.current)) : var.max_removals
@@ -159,6 +160,6 @@ output "to_remove" {
 }
 
 output "addresses_not_found" {
-  description = "Join It addresses with no Okta user (count only: no personal data in the plan log)."
+  description = "Join It addresses with no Okta user found, those the search cannot hold (a quote or a backslash) included (count only: no personal data in the plan log)."
   value       = length(local.not_found)
 }

@@ -75,7 +75,7 @@ data "joinit_memberships" "active" {
     # Before any Slack call: too few addresses stop the plan here.
     postcondition {
       condition     = length(distinct([for e in self.emails : lower(trimspace(e)) if trimspace(e) != ""])) >= var.min_members
-      error_message = "Join It returned ${length(self.emails)} addresses, fewer than min_members (${var.min_members}): nothing was looked up or changed. Check the token and the organization."
+      error_message = "Join It returned ${length(distinct([for e in self.emails : lower(trimspace(e)) if trimspace(e) != ""]))} distinct addresses, fewer than min_members (${var.min_members}): nothing was looked up or changed. Check the token and the organization."
     }
   }
 }
@@ -114,8 +114,8 @@ import {
 }
 
 resource "slack_usergroup" "this" {
-  # Every update sends name, description and channels: copied from the
-  # group as Slack has it, so an apply changes only its users.
+  # Every update sends name, handle, description and channels: copied from
+  # the group as Slack has it, so an apply changes only its users.
   name        = data.slack_usergroup.this.name
   handle      = data.slack_usergroup.this.handle
   description = data.slack_usergroup.this.description
