@@ -44,7 +44,7 @@ func providerName(arg0 string) (string, error) {
 	name, _, _ = strings.Cut(name, "_")
 	if !ok || name == "" {
 		return "", fmt.Errorf("%s: a stand-in provider serves the schema its name picks: name it terraform-provider-NAME, NAME one of %s",
-			base, strings.Join(recordedNames(), ", "))
+			base, namesText())
 	}
 	return name, nil
 }

@@ -81,7 +81,7 @@ func schemaText(name string) ([]byte, error) {
 	}
 	b, err := recorded.ReadFile("schemas/" + name + ".json")
 	if err != nil {
-		return nil, fmt.Errorf("no recorded schema for %q: this binary has %s", name, strings.Join(recordedNames(), ", "))
+		return nil, fmt.Errorf("no recorded schema for %q: this binary has %s", name, namesText())
 	}
 	return b, nil
 }
@@ -100,6 +100,14 @@ func recordedNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// namesText lists the names for a message.
+func namesText() string {
+	if names := recordedNames(); len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return "none (schemas/ holds no NAME.json)"
 }
 
 // decodeRecorded decodes a recorded file strictly: a key this reader does
