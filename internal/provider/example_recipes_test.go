@@ -217,3 +217,40 @@ func testDiagnostics(out string) []string {
 	}
 	return details
 }
+
+// A guard's message counts what its condition counts: three spellings of
+// one address are one address to Slack's min_members, and the message
+// says 1, not 3.
+func TestAccRecipes_slackMinMembersMessage(t *testing.T) {
+	if testing.Short() || !acceptance() {
+		t.Skip("an acceptance test: set TF_ACC=1")
+	}
+	t.Parallel()
+	r := recipe{"slack", "slack"}
+	dir := copyExample(t, "recipes/slack")
+	// One run, expected to fail: the message is the test's finding.
+	writeFile(t, filepath.Join(dir, "tests", "slack.tftest.hcl"), `
+mock_provider "joinit" {}
+mock_provider "slack" {}
+
+run "three_spellings_of_one_address" {
+  command = plan
+  variables {
+    usergroup_id           = "S0123ABCD"
+    joinit_organization_id = "5f1b0c0ffee0000000000001"
+    min_members            = 2
+  }
+  override_data {
+    target = data.joinit_memberships.active
+    values = { ids = ["m1", "m2", "m3"], emails = ["ada@x.org", "Ada@x.org", " ADA@x.org"] }
+  }
+}
+`)
+	tf := newCLITerraformWith(t, dir, map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}, standInOverrides(t, r))
+	var out bytes.Buffer
+	_ = tf.Test(context.Background(), &out)
+	want := "Join It returned 1 distinct addresses, fewer than min_members (2)"
+	if !slices.ContainsFunc(testDiagnostics(out.String()), func(d string) bool { return strings.Contains(d, want) }) {
+		t.Fatalf("examples/recipes/slack: the min_members guard did not say %q:\n%s", want, out.String())
+	}
+}

@@ -16,7 +16,7 @@ mock_provider "okta" {
 
 override_resource {
   target = okta_group_memberships.this
-  values = { group_id = "00g-members", users = [], track_all_users = true }
+  values = { id = "00g-members" }
 }
 
 variables {
