@@ -52,7 +52,8 @@ datas=$(sed -n "s/^ *data \"\(${name}_[a-z0-9_]*\)\".*/\1/p" "$main" | sort -u |
 
 # With dev_overrides Terraform runs the binary as it is: no terraform init,
 # no registry, no lock file. A configuration of only required_providers is
-# enough for `providers schema`.
+# enough for `providers schema` (checked with Terraform 1.11.4: it leaves no
+# .terraform directory and no lock file).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/cli.tfrc" <<EOF
@@ -72,10 +73,13 @@ terraform {
   }
 }
 EOF
-export TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
-tfversion=$(cd "$tmp" && terraform version -json | jq -r .terraform_version)
-# stderr carries Terraform's warning that dev_overrides is in effect.
-(cd "$tmp" && terraform providers schema -json) >"$tmp/schema.json"
+# An empty environment: a plugin SDK v2 provider reports an attribute that
+# is required but has an environment default (slack's token, SLACK_TOKEN)
+# as optional while that variable is set, so the file would depend on the
+# maintainer's shell.
+tf() { (cd "$tmp" && env -i PATH="$PATH" HOME="$tmp" TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1 terraform "$@"); }
+tfversion=$(tf version -json | jq -r .terraform_version)
+tf providers schema -json >"$tmp/schema.json"
 
 out="$root/tools/recorded-provider/schemas/$name.json"
 mkdir -p "$(dirname "$out")"
@@ -83,7 +87,7 @@ mkdir -p "$(dirname "$out")"
 # (it lowers it). Every type the recipe uses must be there. "description"
 # and "description_kind" go where their value is a string: an attribute
 # named description (slack_usergroup has one) is an object and stays.
-jq -S --arg name "$name" --arg version "$version" --arg repo "$repo" \
+jq -S --arg version "$version" --arg repo "$repo" \
   --arg commit "$commit" --arg recipe "$recipe" --arg tf "$tfversion" \
   --argjson resources "$resources" --argjson datas "$datas" '
   (.provider_schemas | to_entries) as $p
