@@ -85,7 +85,7 @@ func TestRecipesPinTheRecordedVersion(t *testing.T) {
 		_, address, _ := strings.Cut(s.Address, "/")
 		// The provider's entry of required_providers: its source, then
 		// its version (possibly after comment lines).
-		entry := regexp.MustCompile(`(?s)source\s*=\s*"` + regexp.QuoteMeta(address) + `"\s*(?:#[^\n]*\n\s*)*version\s*=\s*"([^"]*)"`).FindSubmatch(b)
+		entry := regexp.MustCompile(`(?is)source\s*=\s*"` + regexp.QuoteMeta(address) + `"\s*(?:#[^\n]*\n\s*)*version\s*=\s*"([^"]*)"`).FindSubmatch(b)
 		switch {
 		case entry == nil:
 			t.Errorf("examples/recipes/%s/main.tf: no required_providers entry with source %q and a version after it", r.dir, address)

@@ -13,7 +13,7 @@ mock_provider "slack" {
 
 override_data {
   target = data.slack_usergroup.this
-  values = { id = "S0123ABCD", name = "Members", handle = "members", description = "Active members", channels = [], users = [] }
+  values = { id = "S0123ABCD", handle = "members", description = "Active members", channels = [], users = [] }
 }
 
 override_resource {
