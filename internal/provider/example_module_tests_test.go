@@ -157,6 +157,13 @@ func startEmailChange(t *testing.T) (*sandbox.Server, string, string) {
 			if _, err := afterNew.ChangeEmail(m.ID, newEmail); err != nil {
 				t.Fatal(err)
 			}
+			// What github-team cannot see (it reads no address), the
+			// sandboxes must serve.
+			for s, want := range map[*sandbox.Server]string{before: old, afterCase: caseOnly, afterNew: newEmail} {
+				if got := servedEmail(t, s, m.ID); got != want {
+					t.Fatalf("membership %s is served with %q, want %q", m.ID, got, want)
+				}
+			}
 			tfvars := fmt.Sprintf("after_case_url = %q\nafter_new_url  = %q\nold_email      = %q\ncase_email     = %q\nnew_email      = %q\nusername       = %q\n",
 				caseURL, newURL, old, caseOnly, newEmail, username)
 			t.Logf("membership %s: %s, only in case %s, new %s", m.ID, old, caseOnly, newEmail)
@@ -165,6 +172,22 @@ func startEmailChange(t *testing.T) (*sandbox.Server, string, string) {
 	}
 	t.Fatal("no active membership has an address of its own and a usable GitHub username")
 	return nil, "", ""
+}
+
+// servedEmail is the address a sandbox serves for a membership.
+func servedEmail(t *testing.T, s *sandbox.Server, id string) string {
+	t.Helper()
+	for _, raw := range s.MembershipsJSON(nil) {
+		var m struct {
+			ID    string `json:"_id"`
+			Email string `json:"email"`
+		}
+		if json.Unmarshal(raw, &m) == nil && m.ID == id {
+			return m.Email
+		}
+	}
+	t.Fatalf("no membership %s", id)
+	return ""
 }
 
 // The root configurations that call a module of examples/modules (rendered

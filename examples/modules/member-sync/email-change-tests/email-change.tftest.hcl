@@ -53,6 +53,10 @@ run "an_address_changed_only_in_case_changes_nothing" {
     condition     = length(output.to_add) == 0 && length(output.to_remove) == 0 && output.members == run.before.members
     error_message = "after ${var.old_email} became ${var.case_email}: to_add ${jsonencode(output.to_add)}, to_remove ${jsonencode(output.to_remove)}; want nothing planned"
   }
+  assert {
+    condition     = contains([for r in data.joinit_memberships.desired.records : r.email], var.case_email) && !contains([for r in data.joinit_memberships.desired.records : r.email], var.old_email)
+    error_message = "the read does not hold ${var.case_email} in place of ${var.old_email}: the change in case did not reach it"
+  }
 }
 
 # Another address is another downstream member: the old one out, the new
@@ -72,6 +76,10 @@ run "a_new_address_is_one_removal_and_one_addition" {
   assert {
     condition     = output.to_remove == tolist([lower(var.old_email)]) && output.to_add == tolist([lower(var.new_email)])
     error_message = "after ${var.old_email} became ${var.new_email}: to_remove ${jsonencode(output.to_remove)}, to_add ${jsonencode(output.to_add)}; want the old address out and the new one in"
+  }
+  assert {
+    condition     = contains([for r in data.joinit_memberships.desired.records : r.email], var.new_email)
+    error_message = "the read does not hold ${var.new_email} as Join It keeps it"
   }
 }
 

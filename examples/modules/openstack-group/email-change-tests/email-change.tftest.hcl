@@ -60,6 +60,10 @@ run "an_address_changed_only_in_case_changes_nothing" {
     error_message = "after ${var.old_email} became ${var.case_email}: to_add ${jsonencode(output.to_add)}, to_remove ${jsonencode(output.to_remove)}; want nothing planned"
   }
   assert {
+    condition     = contains([for r in data.joinit_memberships.all.records : r.email], var.case_email) && !contains([for r in data.joinit_memberships.all.records : r.email], var.old_email)
+    error_message = "the read does not hold ${var.case_email} in place of ${var.old_email}: the change in case did not reach it"
+  }
+  assert {
     condition     = try(openstack_identity_user_v3.member[lower(var.old_email)].name == lower(var.old_email) && openstack_identity_user_v3.member[lower(var.old_email)].enabled, false)
     error_message = "the member's user is not the one named ${lower(var.old_email)}, enabled"
   }
@@ -84,6 +88,10 @@ run "a_new_address_moves_the_group_membership_to_a_new_user" {
   assert {
     condition     = output.to_remove == tolist([lower(var.old_email)]) && output.to_add == tolist([lower(var.new_email)])
     error_message = "after ${var.old_email} became ${var.new_email}: to_remove ${jsonencode(output.to_remove)}, to_add ${jsonencode(output.to_add)}; want the old address out and the new one in"
+  }
+  assert {
+    condition     = contains([for r in data.joinit_memberships.all.records : r.email], var.new_email)
+    error_message = "the read does not hold ${var.new_email} as Join It keeps it"
   }
   assert {
     condition     = contains(keys(openstack_identity_user_membership_v3.member), lower(var.new_email)) && !contains(keys(openstack_identity_user_membership_v3.member), lower(var.old_email))
