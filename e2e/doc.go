@@ -8,4 +8,9 @@
 // servers.sh. The sandbox sends its webhooks to a real joinit-relay, whose
 // command backend runs the apply; every step is checked through Keystone's
 // own API, never Terraform's state, and printed as a line of a timeline.
+//
+// TestEmailChangeOnKeystone, in the same way, follows a member who changes
+// their e-mail address (the sandbox's ChangeEmail): only in case, nothing
+// changes; to another address, one run moves the group membership from the
+// old user to a new one.
 package e2e

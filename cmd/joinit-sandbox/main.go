@@ -87,16 +87,23 @@ a membership changes through the sandbox's own route (not the API's):
     POST <base URL>/sandbox/memberships/<_id>/<change>   (Authorization: Bearer <token>)
 
 where <change> is cancel (status 350), expire (300), renew (100, expiration a
-year on) or check-in; POST <base URL>/sandbox/memberships/ (no _id) creates an
-active membership. The list endpoints serve the change at once; each of the
-change's events (cancel and expire: memberships.inactive, .updated, .all;
-renew: memberships.renewal, .updated, .all; check-in: check_ins.created,
-check_ins.all; create: memberships.created, .all) is one POST of the flat record with webhook_object_type and
-webhook_event_type, one attempt for membership events and up to three for
-check_ins.all. The answer lists each delivery's attempts and status. Try:
+year on), check-in, or email: a new e-mail address, given as a JSON body
+{"email": "<address>"} and kept as given, case included (an empty address, or
+one without @, is refused with 400); POST <base URL>/sandbox/memberships/ (no
+_id) creates an active membership. The list endpoints serve the change at
+once; each of the change's events (cancel and expire: memberships.inactive,
+.updated, .all; renew: memberships.renewal, .updated, .all; email:
+memberships.updated, .all; check-in: check_ins.created, check_ins.all;
+create: memberships.created, .all) is one POST of the flat record with
+webhook_object_type and webhook_event_type, one attempt for membership events
+and up to three for check_ins.all. The answer lists each delivery's attempts
+and status. Try:
 
     curl -X POST -H 'Authorization: Bearer sandbox-token' \
       "$JOINIT_BASE_URL/sandbox/memberships/<_id>/cancel"
+    curl -X POST -H 'Authorization: Bearer sandbox-token' \
+      -d '{"email": "Ada.Lovelace@example.org"}' \
+      "$JOINIT_BASE_URL/sandbox/memberships/<_id>/email"
 
 Point the provider at that base URL with the -token value as its access token.
 It stops cleanly on SIGINT or SIGTERM.

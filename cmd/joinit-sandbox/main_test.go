@@ -134,6 +134,29 @@ func TestEveryEndpointHasItsFlags(t *testing.T) {
 	}
 }
 
+// -h names every change of the control route, the e-mail change with its
+// body, and the events each sends.
+func TestHelpListsEveryChange(t *testing.T) {
+	t.Parallel()
+	var help bytes.Buffer
+	_, _ = parseFlags([]string{"-h"}, &help)
+	h := strings.Join(strings.Fields(help.String()), " ") // its lines wrapped anywhere
+	for _, c := range sandbox.Changes {
+		if !strings.Contains(h, string(c)) {
+			t.Errorf("-h does not name the change %s", c)
+		}
+	}
+	for _, want := range []string{
+		`or email: a new e-mail address, given as a JSON body {"email": "<address>"}`,
+		"email: memberships.updated, .all;",
+		`-d '{"email": "Ada.Lovelace@example.org"}' \ "$JOINIT_BASE_URL/sandbox/memberships/<_id>/email"`,
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("-h does not say %s", want)
+		}
+	}
+}
+
 func TestWebhookURLMustBeLoopback(t *testing.T) {
 	t.Parallel()
 	for v, ok := range map[string]bool{

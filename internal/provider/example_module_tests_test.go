@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,10 +16,18 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
+// How a module's test directory reads Join It.
+const (
+	offline     = iota // the provider mocked
+	oneSandbox         // a sandbox
+	emailChange        // three sandboxes of one seed, a member's address changed in two (startEmailChange)
+)
+
 // The example modules' own tests pass under `terraform test` on the real
 // terraform, every run of them: the offline ones with the provider mocked
 // (its base URL points at a closed port and it has no token, so a read
-// that escaped the mock would fail), the sandbox ones against a sandbox.
+// that escaped the mock would fail), the sandbox ones against a sandbox,
+// the e-mail change ones against a sandbox before and after the change.
 func TestAccExample_moduleTests(t *testing.T) {
 	if testing.Short() || !acceptance() {
 		t.Skip("an acceptance test: set TF_ACC=1")
@@ -26,23 +35,33 @@ func TestAccExample_moduleTests(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		example, tests string
-		sandbox        bool
+		api            int
 	}{
-		{"testing/every-data-source", "tests", false},
-		{"modules/member-sync", "tests", false},
-		{"modules/member-sync", "sandbox-tests", true},
+		{"testing/every-data-source", "tests", offline},
+		{"modules/member-sync", "tests", offline},
+		{"modules/member-sync", "sandbox-tests", oneSandbox},
+		{"modules/member-sync", "email-change-tests", emailChange},
 		// mock_provider "github" on the real provider's schema (v6.13.0).
-		{"modules/github-team", "tests", false},
-		{"modules/github-team", "sandbox-tests", true},
+		{"modules/github-team", "tests", offline},
+		{"modules/github-team", "sandbox-tests", oneSandbox},
+		{"modules/github-team", "email-change-tests", emailChange},
 		// mock_provider "openstack" on the real provider's schema (v3.4.0);
 		// make e2e applies it against a real Keystone.
-		{"modules/openstack-group", "tests", false},
+		{"modules/openstack-group", "tests", offline},
+		{"modules/openstack-group", "email-change-tests", emailChange},
 	} {
 		t.Run(c.example+"/"+c.tests, func(t *testing.T) {
 			t.Parallel()
 			env := map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}
-			if c.sandbox {
+			var tfvars string
+			switch c.api {
+			case oneSandbox:
 				s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 63, Memberships: 60})
+				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
+			case emailChange:
+				var s *sandbox.Server
+				var url string
+				s, url, tfvars = startEmailChange(t)
 				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
 			}
 			dir := copyExample(t, c.example)
@@ -56,6 +75,9 @@ func TestAccExample_moduleTests(t *testing.T) {
 				if err := os.Rename(filepath.Join(dir, c.tests), filepath.Join(dir, "tests")); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if tfvars != "" {
+				writeFile(t, filepath.Join(dir, "tests", "terraform.tfvars"), tfvars)
 			}
 			want := runBlocks(t, filepath.Join(dir, "tests"))
 			var overrides map[string]string
@@ -76,6 +98,96 @@ func TestAccExample_moduleTests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startEmailChange starts the sandboxes of an email-change-tests
+// directory, three of one seed: "before", as generated; "after_case", where
+// one active member's address changed only in case; "after_new", where it
+// changed to another address. The member's address is theirs alone (no
+// other membership holds it, whatever its case or status), so its change
+// moves it in every module, and they answered "GitHub username" with a
+// username GitHub accepts, so github-team holds them. It returns the first
+// sandbox, its URL, and the terraform.tfvars that tells the tests the other
+// two and the addresses, as ChangeEmail gave them.
+func startEmailChange(t *testing.T) (*sandbox.Server, string, string) {
+	t.Helper()
+	opts := sandbox.Options{Seed: 63, Memberships: 60}
+	before, beforeURL := sandbox.StartForTest(t, opts)
+	afterCase, caseURL := sandbox.StartForTest(t, opts)
+	afterNew, newURL := sandbox.StartForTest(t, opts)
+
+	type membership struct {
+		ID            string  `json:"_id"`
+		Email         *string `json:"email"`
+		Status        int     `json:"status"`
+		CustomAnswers []struct {
+			Question, Answer string
+		} `json:"custom_answers"`
+	}
+	var all []membership
+	holders := map[string]int{} // by the address as the modules key it
+	for _, raw := range before.MembershipsJSON(nil) {
+		var m membership
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, m)
+		if m.Email != nil {
+			holders[strings.ToLower(strings.TrimSpace(*m.Email))]++
+		}
+	}
+	usable := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	const newEmail = "Member.Moved@New-Domain.Example"
+	if holders[strings.ToLower(newEmail)] > 0 {
+		t.Fatalf("the sandbox already holds %s", newEmail)
+	}
+	for _, m := range all {
+		if m.Status != 100 || m.Email == nil || holders[strings.ToLower(strings.TrimSpace(*m.Email))] != 1 || strings.ToUpper(*m.Email) == *m.Email {
+			continue
+		}
+		for _, a := range m.CustomAnswers {
+			username := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(a.Answer), "@"))
+			if a.Question != "GitHub username" || len(username) > 39 || !usable.MatchString(username) {
+				continue
+			}
+			old, caseOnly := *m.Email, strings.ToUpper(*m.Email)
+			if _, err := afterCase.ChangeEmail(m.ID, caseOnly); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := afterNew.ChangeEmail(m.ID, newEmail); err != nil {
+				t.Fatal(err)
+			}
+			// What github-team cannot see (it reads no address), the
+			// sandboxes must serve.
+			for s, want := range map[*sandbox.Server]string{before: old, afterCase: caseOnly, afterNew: newEmail} {
+				if got := servedEmail(t, s, m.ID); got != want {
+					t.Fatalf("membership %s is served with %q, want %q", m.ID, got, want)
+				}
+			}
+			tfvars := fmt.Sprintf("after_case_url = %q\nafter_new_url  = %q\nold_email      = %q\ncase_email     = %q\nnew_email      = %q\nusername       = %q\n",
+				caseURL, newURL, old, caseOnly, newEmail, username)
+			t.Logf("membership %s: %s, only in case %s, new %s", m.ID, old, caseOnly, newEmail)
+			return before, beforeURL, tfvars
+		}
+	}
+	t.Fatal("no active membership has an address of its own and a usable GitHub username")
+	return nil, "", ""
+}
+
+// servedEmail is the address a sandbox serves for a membership.
+func servedEmail(t *testing.T, s *sandbox.Server, id string) string {
+	t.Helper()
+	for _, raw := range s.MembershipsJSON(nil) {
+		var m struct {
+			ID    string `json:"_id"`
+			Email string `json:"email"`
+		}
+		if json.Unmarshal(raw, &m) == nil && m.ID == id {
+			return m.Email
+		}
+	}
+	t.Fatalf("no membership %s", id)
+	return ""
 }
 
 // The root configurations that call a module of examples/modules (rendered

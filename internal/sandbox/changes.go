@@ -6,12 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
-// A Change is what ChangeMembership does to a membership, as a member or
-// an administrator would in the service; each emits the webhook events
-// api.md §6 lists for it.
+// A Change is what ChangeMembership (or ChangeEmail) does to a membership,
+// as a member or an administrator would in the service; each emits the
+// webhook events api.md §6 lists for it.
 type Change string
 
 const (
@@ -19,19 +20,41 @@ const (
 	ChangeExpire  Change = "expire"   // status 300 (expired), expiration_date now: inactive, updated, all
 	ChangeRenew   Change = "renew"    // status 100, expiration_date a year on: renewal, updated, all
 	ChangeCheckIn Change = "check-in" // no change to the record: check_ins.created and check_ins.all
+	// ChangeEmail is ChangeEmail's: the address it is given, kept as given
+	// (case and all, as the service keeps what the member typed): updated, all.
+	ChangeEmail Change = "email"
 )
 
 // Changes are the changes ChangeMembership takes, in the order -h lists them.
+// ChangeEmail is not among them: it takes the new address (ChangeEmail).
 var Changes = []Change{ChangeCancel, ChangeExpire, ChangeRenew, ChangeCheckIn}
 
 // ControlPathPrefix is the sandbox's own route (not the API's) that changes
 // a membership: POST /sandbox/memberships/{_id}/{change}, with the bearer
-// token; POST /sandbox/memberships/ (no _id) creates one (CreateMembership).
-// It answers 200 with the ChangeResult as JSON.
+// token; {change} email takes the new address as a JSON body,
+// {"email": "<address>"} (ChangeEmail); POST /sandbox/memberships/ (no _id)
+// creates one (CreateMembership). It answers 200 with the ChangeResult as
+// JSON; a refused address, 400 saying why.
 const ControlPathPrefix = "/sandbox/memberships/"
 
 // ErrNoSuchMembership is ChangeMembership's error for an unknown _id.
 var ErrNoSuchMembership = errors.New("no membership has that _id")
+
+// ErrBadEmail is ChangeEmail's error for an address it refuses: empty, or
+// without an @. The error wrapping it says which.
+var ErrBadEmail = errors.New("not an e-mail address")
+
+// checkEmail refuses what no member could type as an address: nothing (or
+// only spaces), or text without an @. Anything else is kept as given.
+func checkEmail(email string) error {
+	switch {
+	case strings.TrimSpace(email) == "":
+		return fmt.Errorf("%w: the new address is empty", ErrBadEmail)
+	case !strings.Contains(email, "@"):
+		return fmt.Errorf("%w: the new address %q has no @", ErrBadEmail, email)
+	}
+	return nil
+}
 
 // ChangeResult says what ChangeMembership did and how each webhook went.
 type ChangeResult struct {
@@ -46,6 +69,9 @@ var eventsOf = map[Change][]string{
 	ChangeExpire:  {"memberships.inactive", "memberships.updated", "memberships.all"},
 	ChangeRenew:   {"memberships.renewal", "memberships.updated", "memberships.all"},
 	ChangeCheckIn: {"check_ins.created", "check_ins.all"},
+	// The table: memberships.all when a membership "has its e-mail
+	// changed"; Rules 1: memberships.updated when the e-mail changes.
+	ChangeEmail: {"memberships.updated", "memberships.all"},
 }
 
 // createMembership appends a generated active membership, created now.
@@ -71,9 +97,10 @@ func (d *dataset) createMembership(now time.Time) (map[string]json.RawMessage, e
 	return rec, nil
 }
 
-// changeMembership rewrites one membership's record. Like an insert, it
-// builds new slices and swaps them in, so a page being served is never torn.
-func (d *dataset) changeMembership(id string, change Change, now time.Time) (map[string]json.RawMessage, error) {
+// changeMembership rewrites one membership's record; email is the new
+// address of ChangeEmail, unused by the others. Like an insert, it builds
+// new slices and swaps them in, so a page being served is never torn.
+func (d *dataset) changeMembership(id string, change Change, email string, now time.Time) (map[string]json.RawMessage, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	recs := d.lists[epMemberships]
@@ -96,6 +123,8 @@ func (d *dataset) changeMembership(id string, change Change, now time.Time) (map
 	case ChangeRenew:
 		status = 100
 		set("expiration_date", apiTimestamp(now.AddDate(1, 0, 0)))
+	case ChangeEmail:
+		set("email", email)
 	}
 	if change != ChangeCheckIn {
 		set("status", status)

@@ -43,8 +43,10 @@
 //
 // ChangeMembership (or POST /sandbox/memberships/{_id}/{change} with the
 // token, the sandbox's own route) cancels, expires or renews a membership,
-// or checks it in, and CreateMembership (POST /sandbox/memberships/) adds an
-// active one; each sends the webhooks api.md §6 lists for the change to
+// or checks it in; ChangeEmail (POST /sandbox/memberships/{_id}/email, with
+// the body {"email": "<address>"}) gives it a new e-mail address, kept as
+// given; and CreateMembership (POST /sandbox/memberships/) adds an active
+// one. Each sends the webhooks api.md §6 lists for the change to
 // Options.Webhooks.URL, as the service does; see WebhookOptions.
 //
 // With Options.OAuth set, the server also plays the service's OAuth 2.0
@@ -86,7 +88,7 @@ type Options struct {
 	Paths      Paths  // endpoints it does not name take DefaultPaths()
 	Faults     Faults
 	OAuth      OAuthOptions   // the authorization-code flow; off when OAuth.ClientID is ""
-	Webhooks   WebhookOptions // where ChangeMembership's webhooks go; none when Webhooks.URL is ""
+	Webhooks   WebhookOptions // where the webhooks of ChangeMembership, ChangeEmail and CreateMembership go; none when Webhooks.URL is ""
 
 	// Logf, when set, receives one line per request (method, path, query
 	// with tokens redacted, status). The demo command uses it for -v.

@@ -14,19 +14,43 @@ import (
 
 // ChangeMembership applies change to the membership with that _id, so the
 // list endpoints serve it changed from now on, and, with a webhook receiver
-// set, sends the change's events to it before returning.
+// set, sends the change's events to it before returning. ChangeEmail is
+// not one of its changes: it takes the new address.
 func (s *Server) ChangeMembership(id string, change Change) (ChangeResult, error) {
-	events, ok := eventsOf[change]
-	if !ok {
+	if change == ChangeEmail {
+		return ChangeResult{}, fmt.Errorf("%q takes the new address: call ChangeEmail", change)
+	}
+	if _, ok := eventsOf[change]; !ok {
 		return ChangeResult{}, fmt.Errorf("%q is not a change (%v)", change, Changes)
 	}
-	rec, err := s.data.changeMembership(id, change, time.Now())
+	return s.change(id, change, "")
+}
+
+// ChangeEmail gives the membership with that _id a new e-mail address, as
+// a member who changes theirs in the service: the record's email becomes
+// email exactly as given (the service keeps the case the member typed),
+// its updated time now, and, with a webhook receiver set, it sends
+// memberships.updated and memberships.all (api.md §6: the events table and
+// Rules 1) before returning. An address that is empty (or only spaces) or
+// has no @ is refused with an error wrapping ErrBadEmail, and nothing
+// changes or is sent.
+func (s *Server) ChangeEmail(id, email string) (ChangeResult, error) {
+	if err := checkEmail(email); err != nil {
+		return ChangeResult{}, err
+	}
+	return s.change(id, ChangeEmail, email)
+}
+
+// change applies a change ChangeMembership or ChangeEmail checked, and
+// sends its events.
+func (s *Server) change(id string, change Change, email string) (ChangeResult, error) {
+	rec, err := s.data.changeMembership(id, change, email, time.Now())
 	if err != nil {
 		return ChangeResult{}, err
 	}
 	res := ChangeResult{ID: id, Deliveries: []Delivery{}}
 	_ = json.Unmarshal(rec["status"], &res.Status)
-	for _, ev := range events {
+	for _, ev := range eventsOf[change] {
 		res.Deliveries = append(res.Deliveries, s.hooks.deliver(ev, rec))
 	}
 	return res, nil
@@ -144,12 +168,17 @@ func (s *Server) RecordsJSON(endpoint string) []json.RawMessage {
 func (s *Server) OrganizationID() string { return s.data.gen.orgID }
 
 // serveControl answers the control route: POST
-// ControlPathPrefix{_id}/{change}, or ControlPathPrefix alone to create.
+// ControlPathPrefix{_id}/{change}, or ControlPathPrefix alone to create;
+// ControlPathPrefix{_id}/email takes the new address as a JSON body,
+// {"email": "<address>"}.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) int {
 	rest := strings.TrimPrefix(r.URL.Path, s.prefix+ControlPathPrefix)
 	id, change, _ := strings.Cut(rest, "/")
 	return s.control(w, r, id, Change(change))
 }
+
+// maxControlBody bounds the control route's body: an address is short.
+const maxControlBody = 4 << 10
 
 func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, change Change) int {
 	if r.Method != http.MethodPost {
@@ -162,16 +191,29 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request, id string, chan
 	}
 	var res ChangeResult
 	var err error
-	if id == "" && change == "" {
+	switch {
+	case id == "" && change == "":
 		res, err = s.CreateMembership()
-	} else {
+	case change == ChangeEmail:
+		var body struct {
+			Email string `json:"email"`
+		}
+		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxControlBody))
+		dec.DisallowUnknownFields()
+		if derr := dec.Decode(&body); derr != nil {
+			return writeError(w, http.StatusBadRequest, "bad_request", `the e-mail change takes the new address as a JSON body, {"email": "ada@example.org"}: `+derr.Error())
+		}
+		res, err = s.ChangeEmail(id, body.Email)
+	default:
 		res, err = s.ChangeMembership(id, change)
 	}
 	switch {
 	case errors.Is(err, ErrNoSuchMembership):
 		return writeError(w, http.StatusNotFound, "not_found", "no membership has that _id")
+	case errors.Is(err, ErrBadEmail):
+		return writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 	case err != nil:
-		return writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the change must be one of %v", Changes))
+		return writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf(`the change must be one of %v, or %s with the new address as a JSON body, {"email": "ada@example.org"}`, Changes, ChangeEmail))
 	}
 	b, _ := json.Marshal(res)
 	return writeJSON(w, http.StatusOK, b)

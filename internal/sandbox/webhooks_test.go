@@ -206,6 +206,38 @@ func TestCreateServesANewActiveMembershipAndSendsItsEvents(t *testing.T) {
 	}
 }
 
+// An e-mail change sends memberships.updated and memberships.all (api.md
+// §6: the events table, and Rules 1), once each, and each carries the
+// record with its new address and updated time.
+func TestEmailChangeSendsUpdatedAndAllWithTheNewAddress(t *testing.T) {
+	t.Parallel()
+	// The receiver fails both: each still gets one attempt.
+	base, rc := startWithReceiver(t, map[string][]int{"memberships.updated": {500}, "memberships.all": {500}})
+	id, old := activeWithEmail(t, base)
+	status, body := postEmail(t, base, id, `{"email": "Grace.Hopper@Example.NET"}`)
+	if status != http.StatusOK {
+		t.Fatalf("POST %s/email: %d %s", id, status, body)
+	}
+	var res ChangeResult
+	_ = json.Unmarshal(body, &res)
+	for _, d := range res.Deliveries {
+		if d.Attempts != 1 || d.Status != 500 {
+			t.Errorf("%s: %d attempts, last %d; want one attempt (membership events are not retried)", d.Event, d.Attempts, d.Status)
+		}
+	}
+	want := "memberships.updated/memberships memberships.all/memberships"
+	if got := strings.Join(rc.events(), " "); got != want {
+		t.Errorf("events %s, want %s", got, want)
+	}
+	m := served(t, base, id, "")
+	for _, hook := range rc.got {
+		if hook.body["_id"] != id || hook.body["email"] != "Grace.Hopper@Example.NET" || hook.body["updated"] != m["updated"] || hook.body["status"] != m["status"] {
+			t.Errorf("%s carries _id %v, email %v (was %s), updated %v, status %v; want %s, Grace.Hopper@Example.NET, %v, %v",
+				hook.body["webhook_event_type"], hook.body["_id"], hook.body["email"], old, hook.body["updated"], hook.body["status"], id, m["updated"], m["status"])
+		}
+	}
+}
+
 func TestCheckInRetriesTheCheckInFamilyUpToThreeTimes(t *testing.T) {
 	t.Parallel()
 	base, rc := startWithReceiver(t, map[string][]int{"check_ins.created": {503}, "check_ins.all": {503, 500, 500, 200}})
