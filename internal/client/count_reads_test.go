@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/testutil"
 
@@ -229,36 +229,87 @@ func TestOversizedPageCountsAsFull(t *testing.T) {
 	equalIDs(t, "memberships", membershipIDs(ms), ids)
 }
 
+// Pages are handed to the rules in page order while several are in
+// flight, and the client fills max_concurrent_requests and never goes past
+// it. Decided by events, on synctest's clock with the API in process: the
+// server holds every request and, each time the client can send no more
+// (synctest.Wait: all it has out is held), answers the highest page held.
+// So the answers come back out of page order (5, 4, 3, 2, then 9, …), and
+// the most requests held at once is the most the client had out. A pool
+// that hands pages over as they come back, or a client with fewer or more
+// than four out at once, fails here.
 func TestConcurrentPagesKeepAPIOrder(t *testing.T) {
 	t.Parallel()
-	sb := sandbox.New(sandbox.Options{Memberships: 520, Faults: sandbox.Faults{Latency: 50 * time.Millisecond}})
-	// Count requests in flight at the server.
-	var inFlight, peak atomic.Int32
-	api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, a arrival) {
-		n := inFlight.Add(1)
-		defer inFlight.Add(-1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
+	synctest.Test(t, testConcurrentPagesKeepAPIOrder)
+}
+
+func testConcurrentPagesKeepAPIOrder(t *testing.T) {
+	const limit = 4
+	ids := syntheticIDs(520) // 13 full pages of 40, then an empty one
+	type request struct {
+		page   int
+		answer chan struct{}
+	}
+	var mu sync.Mutex
+	var held []*request
+	most := 0 // the most requests held at once
+	api := newFakeAPIInProcess(func(w http.ResponseWriter, r *http.Request, a arrival) {
+		req := &request{page: a.page, answer: make(chan struct{})}
+		mu.Lock()
+		held = append(held, req)
+		most = max(most, len(held))
+		mu.Unlock()
+		select {
+		case <-req.answer:
+			serveList(ids)(w, r, a)
+		case <-r.Context().Done(): // a page past the end, cancelled
+			mu.Lock()
+			held = slices.DeleteFunc(held, func(h *request) bool { return h == req })
+			mu.Unlock()
+		}
+	})
+	c := newClient(t, Config{BaseURL: api.URL, Token: testToken, MaxConcurrency: limit, network: inProcess{api}})
+	var ms []Membership
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ms, err = c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 40}})
+	}()
+	answerHighest := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(held) == 0 {
+			t.Fatal("the read waits with no request out")
+		}
+		i := 0
+		for j, h := range held {
+			if h.page > held[i].page {
+				i = j
 			}
 		}
-		sb.ServeHTTP(w, r)
-	})
-	c := newClient(t, Config{BaseURL: api.URL, MaxConcurrency: 4})
-	start := time.Now()
-	ms, err := c.Memberships(context.Background(), MembershipQuery{ListOptions: ListOptions{PageSize: 40}})
+		close(held[i].answer)
+		page := held[i].page
+		held = slices.Delete(held, i, i+1)
+		return page
+	}
+	var answered []int
+	for read := false; !read; {
+		synctest.Wait() // the client has sent all it can before another answer
+		select {
+		case <-done:
+			read = true
+		default:
+			answered = append(answered, answerHighest())
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	elapsed := time.Since(start)
-	equalIDs(t, "memberships", membershipIDs(ms), rawIDs(t, sb.MembershipsJSON(nil)))
-	if p := peak.Load(); p > 4 || p < 2 {
-		t.Fatalf("peak %d requests in flight, want 2..4", p)
-	}
-	// 14 pages at 50 ms: one at a time would take 700 ms.
-	if elapsed > 650*time.Millisecond {
-		t.Logf("read took %v; pages may not have been concurrent", elapsed)
+	equalIDs(t, "memberships", membershipIDs(ms), ids)
+	t.Logf("pages answered in the order %v", answered)
+	if most != limit {
+		t.Fatalf("at most %d requests out at once, want max_concurrent_requests, %d", most, limit)
 	}
 }
 
