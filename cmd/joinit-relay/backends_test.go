@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -154,6 +155,12 @@ func TestRateLimitWait(t *testing.T) {
 		{"GitHub secondary limit", 403, []string{"Retry-After", "60"}, time.Minute, true},
 		{"GitHub primary limit", 403, []string{"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "1796313900"}, time.Unix(1796313900, 0).Sub(now), true},
 		{"HCP Terraform reset seconds", 429, []string{"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "0.25"}, 250 * time.Millisecond, true},
+		// Read as the provider's client reads it (client.ParseRetryAfter):
+		// more seconds than a Duration holds are its longest, not a
+		// negative wait; space around it is no matter.
+		{"Retry-After beyond a Duration", 429, []string{"Retry-After", "99999999999"}, time.Duration(math.MaxInt64/int64(time.Second)) * time.Second, true},
+		{"Retry-After spaced", 429, []string{"Retry-After", " 7 "}, 7 * time.Second, true},
+		{"Retry-After unread, reset", 429, []string{"Retry-After", "soon", "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "5"}, 5 * time.Second, true},
 		{"403 without a limit", 403, nil, 0, false},
 		{"500 with Retry-After", 500, []string{"Retry-After", "5"}, 0, false},
 		{"429 bare", 429, nil, 0, false},

@@ -146,21 +146,17 @@ func rateLimitBackoff(lo, hi time.Duration, attempt int, resp *http.Response) ti
 	return retryablehttp.DefaultBackoff(lo, hi, attempt, resp)
 }
 
-// rateLimitWait reads the wait a refusal asks for: Retry-After (seconds or
-// an HTTP date, on 429, 503 and GitHub's secondary-limit 403), or, with
+// rateLimitWait reads the wait a refusal asks for: Retry-After (read as the
+// provider's client reads it, client.ParseRetryAfter, on 429, 503 and
+// GitHub's secondary-limit 403), or, with
 // X-RateLimit-Remaining 0, X-RateLimit-Reset (GitHub: a Unix time; HCP
 // Terraform: seconds).
 func rateLimitWait(resp *http.Response, now time.Time) (time.Duration, bool) {
 	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable && resp.StatusCode != http.StatusForbidden) {
 		return 0, false
 	}
-	if v := resp.Header.Get("Retry-After"); v != "" {
-		if s, err := strconv.Atoi(v); err == nil && s >= 0 {
-			return time.Duration(s) * time.Second, true
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return max(t.Sub(now), 0), true
-		}
+	if wait, ok := client.ParseRetryAfter(resp.Header.Get("Retry-After"), now); ok {
+		return wait, true
 	}
 	if resp.Header.Get("X-RateLimit-Remaining") != "0" {
 		return 0, false

@@ -195,6 +195,14 @@ func describeURLError(err error) string {
 
 var quoted = regexp.MustCompile(`\s*"[^"]*"`)
 
+// ParseRetryAfter reads a Retry-After value as the client does
+// (transport.ParseRetryAfter): delay-seconds or an HTTP date, measured
+// from now; false when it names no wait. joinit-relay reads its backends'
+// refusals with it, so the two never differ in what they accept.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	return transport.ParseRetryAfter(v, now)
+}
+
 // IsLoopbackHost reports whether host names this machine only: a loopback
 // IP, or localhost resolving to loopback addresses only.
 func IsLoopbackHost(host string) bool {

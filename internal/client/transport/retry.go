@@ -110,7 +110,7 @@ func retryAfter(resp *http.Response) (time.Duration, bool) {
 	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
 		return 0, false
 	}
-	return parseRetryAfter(resp.Header.Get("Retry-After"))
+	return ParseRetryAfter(resp.Header.Get("Retry-After"), now())
 }
 
 // exponentialJitter returns a wait in [d/2, d] where d = minWait·2^attempt,
@@ -129,9 +129,13 @@ func exponentialJitter(minWait, maxWait time.Duration, attempt int) time.Duratio
 
 const maxRetryAfterSeconds = math.MaxInt64 / int64(time.Second)
 
-// parseRetryAfter reads delay-seconds or an HTTP date; a date in the past
-// means no wait.
-func parseRetryAfter(v string) (time.Duration, bool) {
+// ParseRetryAfter reads a Retry-After value: delay-seconds (digits, an
+// optional "+"; more than a Duration holds is its longest) or an HTTP date
+// (a date before now means no wait). Space around it is ignored; anything
+// else, a negative number or a fraction among it, is no wait named
+// (false). The client's transport and joinit-relay (through the facade,
+// client.ParseRetryAfter) read the header with it.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -147,7 +151,7 @@ func parseRetryAfter(v string) (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	if d := when.Sub(now()); d > 0 {
+	if d := when.Sub(now); d > 0 {
 		return d, true
 	}
 	return 0, true
