@@ -28,32 +28,17 @@ func takeRunLock(ctx context.Context, dir string, wait time.Duration, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(wait)
-	logged := false
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return f, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, err
-		}
-		if time.Now().After(deadline) {
-			f.Close()
-			return nil, fmt.Errorf("another run still holds it after %s: end what holds it (fuser -v %s)", wait, filepath.Join(dir, runLockFile))
-		}
-		if !logged {
-			log.Info("waiting for another run to end: its processes hold -state-dir/" + runLockFile + " (an earlier relay's run, or another relay's on this directory)")
-			logged = true
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(waits.runLockPoll):
-		}
+	err = flockWithin(ctx, f, wait, waits.runLockPoll, func() {
+		log.Info("waiting for another run to end: its processes hold -state-dir/" + runLockFile + " (an earlier relay's run, or another relay's on this directory)")
+	})
+	if err == nil {
+		return f, nil
 	}
+	f.Close()
+	if errors.Is(err, errLockHeld) {
+		return nil, fmt.Errorf("another run still holds it after %s: end what holds it (fuser -v %s)", wait, filepath.Join(dir, runLockFile))
+	}
+	return nil, err
 }
 
 // releaseRunLock unlocks the lock's open file, for every process that
@@ -67,16 +52,39 @@ const recordLockWait = 10 * time.Second
 
 // lockFile takes an exclusive lock on f, waiting at most recordLockWait.
 func lockFile(f *os.File) error {
-	deadline := time.Now().Add(recordLockWait)
-	for {
+	err := flockWithin(context.Background(), f, recordLockWait, 5*time.Millisecond, nil)
+	if errors.Is(err, errLockHeld) {
+		return fmt.Errorf("another process has held it for %s (a relay stopped, or paused, mid-write?)", recordLockWait)
+	}
+	return err
+}
+
+// errLockHeld is flockWithin's error when another process held the lock
+// for all of the wait.
+var errLockHeld = errors.New("lock held past the wait")
+
+// flockWithin takes an exclusive flock on f, trying again every poll
+// while another process holds it, for at most wait (then errLockHeld) or
+// until ctx ends. held, when set, is called once, when the lock is first
+// found held.
+func flockWithin(ctx context.Context, f *os.File, wait, poll time.Duration, held func()) error {
+	deadline := time.Now().Add(wait)
+	for first := true; ; first = false {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			return err
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("another process has held it for %s (a relay stopped, or paused, mid-write?)", recordLockWait)
+			return errLockHeld
 		}
-		time.Sleep(5 * time.Millisecond)
+		if first && held != nil {
+			held()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
+		}
 	}
 }
 
