@@ -6,6 +6,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -175,5 +177,56 @@ func TestRateLimitWait(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("%s: %v %v, want %v %v", c.name, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// A backend that asks for a day (a proxy's answer, a misread header, a
+// far date) holds every relay on the directory for an hour at most: the
+// wait is written to owed.json, which binds them all and outlives a
+// restart. The failed start's log line says when the next start comes,
+// and /healthz says it too. Decided by the relay's own log line, written
+// after owed.json.
+func TestABackendsLongWaitIsBoundedToAnHourAndSaid(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name       string
+		retryAfter func() string
+	}{
+		{"in seconds", func() string { return "86400" }},
+		{"as a far date", func() string { return time.Now().Add(30 * 24 * time.Hour).UTC().Format(http.TimeFormat) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			api, url := startFake(t, func(w http.ResponseWriter) {
+				status(http.StatusTooManyRequests, "Retry-After", c.retryAfter())(w)
+			})
+			r := startRelay(t, relayOptions{env: []string{envGitHubToken + "=" + gitHubToken}, secrets: []string{gitHubToken}},
+				"-quiet-period", "50ms", "-github-workflow", "acme/infra/member-sync.yml@main", "-github-api-url", url)
+			before := time.Now()
+			post(t, r.hookURL, membership("m1", "memberships.inactive"))
+			failed := regexp.MustCompile(`msg="the sync run could not be started; it stays owed and is tried again".* next_start=(\S+)`)
+			var logged []string
+			testutil.Eventually(t, "the failed start's log line, naming the next start", func() bool {
+				logged = failed.FindStringSubmatch(r.log.String())
+				return logged != nil
+			})
+			after := time.Now()
+			var rec owedRecord
+			if err := json.Unmarshal([]byte(readFile(filepath.Join(r.stateDir, owedFile))), &rec); err != nil {
+				t.Fatalf("owed.json: %v", err)
+			}
+			if earliest, latest := before.Add(time.Hour), after.Add(time.Hour); rec.RetryAt.Before(earliest.Add(-time.Second)) || rec.RetryAt.After(latest) {
+				t.Errorf("owed.json's retry_at is %s after the webhook; want an hour (the longest wait a backend may ask)", rec.RetryAt.Sub(before).Round(time.Second))
+			}
+			if want := rec.RetryAt.UTC().Format(time.RFC3339); logged[1] != want {
+				t.Errorf("the log's next_start=%s, want owed.json's retry_at %s", logged[1], want)
+			}
+			if h := r.health(); h.NextStart == nil || !h.NextStart.Equal(rec.RetryAt) {
+				t.Errorf("/healthz next_start %v, want owed.json's retry_at %s", h.NextStart, rec.RetryAt)
+			}
+			if n := api.count(); n != 1 {
+				t.Errorf("GitHub got %d requests, want 1: a wait past a minute ends the start at once", n)
+			}
+		})
 	}
 }

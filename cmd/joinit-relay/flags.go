@@ -70,7 +70,9 @@ Environment:
 
 Exactly one backend starts the run: -run-command, -github-workflow or
 -tfe-workspace. A failed start is retried with backoff, honouring Retry-After
-and rate-limit reset headers, until one succeeds; the owed run is never dropped.
+and rate-limit reset headers for an hour at most (a longer wait asked is taken
+as an hour), until one succeeds; the owed run is never dropped. Each failed
+start's log line says when the next comes (next_start), as /healthz does.
 
 Usage: joinit-relay -state-dir DIR (-run-command CMD | -github-workflow W | -tfe-workspace ID) [flags]
 

@@ -13,7 +13,14 @@ type healthAnswer struct {
 	OwedSince   *time.Time `json:"owed_since"`
 	Starting    bool       `json:"starting"`
 	LastStarted *time.Time `json:"last_started"`
-	FailingFor  *string    `json:"failing_for"`
+	// FailingFor counts from the end of the first failed start, after
+	// that start's own retries of its request (dispatch.go: about 15 s).
+	FailingFor *string `json:"failing_for"`
+	// NextStart is, after failed starts, the time before which no relay
+	// on -state-dir starts again (owed.json's retry_at: the backoff, or a
+	// wait the backend asked for, an hour at most); null when no start
+	// has failed, or that time has passed.
+	NextStart *time.Time `json:"next_start"`
 	// RecordError says why the last webhook could not be recorded in
 	// -state-dir (answered 503); null once one is.
 	RecordError *string `json:"record_error"`
@@ -35,6 +42,9 @@ func writeHealth(w http.ResponseWriter, st ledgerState) {
 	a := healthAnswer{RunOwed: !st.owedSince.IsZero(), OwedSince: timeOrNil(st.owedSince), Starting: st.starting, LastStarted: timeOrNil(st.lastStarted)}
 	if st.recordErr != "" {
 		a.RecordError = &st.recordErr
+	}
+	if st.owed() && st.retryAt.After(time.Now()) {
+		a.NextStart = timeOrNil(st.retryAt)
 	}
 	if !st.failing.IsZero() {
 		d := time.Since(st.failing).Round(time.Second).String()

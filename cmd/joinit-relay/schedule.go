@@ -29,6 +29,13 @@ type backend interface {
 // retryAfter is an error that carries the wait a server asked for.
 type retryAfter interface{ RetryAfter() time.Duration }
 
+// longestAskedWait bounds the wait a backend may ask for between starts
+// (Retry-After, a rate limit's reset): a longer one is taken as this.
+// The wait is written to owed.json, binds every relay on the directory
+// and outlives a restart, so one odd answer (a proxy's, a far date) must
+// not hold a member's removal for a day.
+const longestAskedWait = time.Hour
+
 // failingTooLong is how long starts may fail before each failure is logged
 // as an error rather than a warning.
 const failingTooLong = time.Hour
@@ -48,29 +55,30 @@ type scheduler struct {
 	retryMax    time.Duration
 	starts      *prometheus.CounterVec // by outcome (metrics.go); nil counts nothing
 	log         *slog.Logger
+
+	// Of run's goroutine alone: this relay's failed starts in a row, and
+	// the time before which it makes no start again (its own backoff;
+	// the record's may be later).
+	failures int
+	retryAt  time.Time
 }
 
 // run starts owed runs until ctx ends. A start in progress when ctx ends is
 // interrupted, and the run stays owed on disk for the next relay.
 func (s *scheduler) run(ctx context.Context) {
-	var failures int
-	var retryAt time.Time
 	var readProblem string // logged once, not every poll
 	timer := time.NewTimer(waits.poll)
 	defer timer.Stop()
 	for {
-		due, owed := s.due(s.ledger.snapshot(), retryAt)
+		due, owed := s.due(s.ledger.snapshot(), s.retryAt)
 		if owed && !time.Now().Before(due) {
-			err := s.startOnce(ctx, retryAt)
+			err := s.startOnce(ctx)
 			if ctx.Err() != nil {
 				return
 			}
 			if err == nil {
-				failures, retryAt = 0, time.Time{}
-				continue
+				s.failures, s.retryAt = 0, time.Time{}
 			}
-			failures++
-			retryAt = time.Now().Add(s.backoff(failures, err))
 			continue
 		}
 		wait := waits.poll
@@ -120,7 +128,7 @@ func (s *scheduler) due(st ledgerState, retryAt time.Time) (time.Time, bool) {
 // outcome. Another relay's run may have ended while it waited for the
 // lock: what that run covered is no longer owed, and what is owed may no
 // longer be due.
-func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
+func (s *scheduler) startOnce(ctx context.Context) error {
 	// The record this start is for: after a wait for the run lock, another
 	// relay's run may have cleared it, and a webhook made a new one.
 	recordID := s.ledger.snapshotRecord().ID
@@ -143,7 +151,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 	if err := s.ledger.refresh(); err != nil {
 		s.log.Warn("-state-dir/"+owedFile+" could not be read; the start is made on what was read before", "problem", err.Error())
 	}
-	if due, owed := s.due(s.ledger.snapshot(), retryAt); !owed || time.Now().Before(due) {
+	if due, owed := s.due(s.ledger.snapshot(), s.retryAt); !owed || time.Now().Before(due) {
 		return nil
 	}
 	c, owed, err := s.ledger.begin(time.Now())
@@ -177,6 +185,7 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 		// after the backoff of a failure (not at once, over and over),
 		// is one run too many, never one too few.
 		s.log.Error("the start's outcome could not be written to -state-dir/"+owedFile+"; the run stays owed", "problem", ferr.Error())
+		s.backOff(ferr)
 		return ferr
 	}
 	return nil
@@ -184,13 +193,23 @@ func (s *scheduler) startOnce(ctx context.Context, retryAt time.Time) error {
 
 // failed records a failed start for the record id in owed.json, still
 // holding the run lock (when it was taken), so that no relay on the
-// directory starts before its backoff; then counts and logs it.
+// directory starts before its backoff; then counts and logs it, with
+// when the next start comes.
 func (s *scheduler) failed(id string, err error, took string) {
+	s.backOff(err)
 	if rerr := s.ledger.retry(id, time.Now(), func(n int) time.Duration { return s.backoff(n, err) }); rerr != nil {
 		s.log.Warn("the failed start could not be written to -state-dir/"+owedFile+"; this relay waits its own backoff", "problem", rerr.Error())
 	}
 	s.countStart("failed")
-	s.logFailure(err, took)
+	next, _ := s.due(s.ledger.snapshot(), s.retryAt)
+	s.logFailure(err, took, next)
+}
+
+// backOff counts a failure in a row of this relay's and sets its own
+// backoff from it.
+func (s *scheduler) backOff(err error) {
+	s.failures++
+	s.retryAt = time.Now().Add(s.backoff(s.failures, err))
 }
 
 // countStart counts a start's outcome for /metrics.
@@ -202,7 +221,7 @@ func (s *scheduler) countStart(outcome string) {
 
 // logFailure logs a failed start: a warning, or an error every time once
 // starts have failed for failingTooLong.
-func (s *scheduler) logFailure(err error, took string) {
+func (s *scheduler) logFailure(err error, took string, next time.Time) {
 	var failing time.Duration
 	if since := s.ledger.snapshot().failing; !since.IsZero() {
 		failing = time.Since(since).Round(time.Second)
@@ -212,11 +231,13 @@ func (s *scheduler) logFailure(err error, took string) {
 		level = slog.LevelError
 	}
 	s.log.Log(context.Background(), level, "the sync run could not be started; it stays owed and is tried again",
-		"backend", s.backend.Describe(), "problem", err.Error(), "took", took, "failing_for", failing.String())
+		"backend", s.backend.Describe(), "problem", err.Error(), "took", took, "failing_for", failing.String(),
+		"next_start", next.UTC().Format(time.RFC3339))
 }
 
 // backoff is the wait after the n-th failed start in a row: doubling from
-// retryMin to retryMax, or longer when the backend was asked to wait.
+// retryMin to retryMax, or longer when the backend asked for a wait, up
+// to longestAskedWait.
 func (s *scheduler) backoff(n int, err error) time.Duration {
 	wait := s.retryMin
 	for i := 1; i < n && wait < s.retryMax; i++ {
@@ -224,8 +245,8 @@ func (s *scheduler) backoff(n int, err error) time.Duration {
 	}
 	wait = min(wait, s.retryMax)
 	var ra retryAfter
-	if errors.As(err, &ra) && ra.RetryAfter() > wait {
-		wait = ra.RetryAfter()
+	if errors.As(err, &ra) {
+		wait = max(wait, min(ra.RetryAfter(), longestAskedWait))
 	}
 	return wait
 }

@@ -262,7 +262,7 @@ func TestAStartReadsTheRecordAgainOnceItHoldsTheRunLock(t *testing.T) {
 	}
 	backend := &countingBackend{}
 	s := &scheduler{ledger: a, backend: backend, stateDir: a.dir, quietPeriod: 10 * time.Second, maxDelay: time.Hour, log: slog.New(slog.DiscardHandler)}
-	if err := s.startOnce(t.Context(), time.Time{}); err != nil {
+	if err := s.startOnce(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if backend.starts != 0 {

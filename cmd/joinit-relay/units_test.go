@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,12 @@ func TestBackoffDoublesToItsCapAndHonoursTheServersWait(t *testing.T) {
 	asked := &startError{status: 429, wait: 20 * time.Minute}
 	if got := s.backoff(1, errors.Join(errors.New("GitHub"), asked)); got != 20*time.Minute {
 		t.Errorf("with Retry-After 20m: %v", got)
+	}
+	// A server's wait is bounded: an hour at most, however far it asks.
+	for _, far := range []time.Duration{time.Hour + time.Second, 24 * time.Hour, math.MaxInt64} {
+		if got := s.backoff(1, &startError{status: 429, wait: far}); got != time.Hour {
+			t.Errorf("with Retry-After %v: %v, want an hour", far, got)
+		}
 	}
 }
 
@@ -192,7 +199,7 @@ func TestStartsFailingForAnHourAreLoggedAsErrors(t *testing.T) {
 	}{{time.Minute, "level=WARN"}, {59 * time.Minute, "level=WARN"}, {time.Hour, "level=ERROR"}, {5 * time.Hour, "level=ERROR"}} {
 		log.Reset()
 		l.setRecord(owedRecord{OwedSince: time.Now().Add(-2 * c.failingFor), FailingSince: time.Now().Add(-c.failingFor)}, true)
-		s.logFailure(errors.New("answered 500"), "1s")
+		s.logFailure(errors.New("answered 500"), "1s", time.Now())
 		if !strings.HasPrefix(strings.SplitN(log.String(), " ", 2)[1], c.want) {
 			t.Errorf("failing for %v: %s, want %s", c.failingFor, log.String(), c.want)
 		}
