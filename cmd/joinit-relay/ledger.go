@@ -61,9 +61,20 @@ type ledger struct {
 	recordErr   string     // why the last webhook could not be written; "" once one is
 }
 
+// longestAskedWait bounds the wait a backend may ask for between starts
+// (Retry-After, a rate limit's reset): a longer one is taken as this
+// (schedule.go's backoff). The wait is written to owed.json, binds every
+// relay on the directory and outlives a restart, so one odd answer (a
+// proxy's, a far date) must not hold a member's removal for a day. No
+// backoff is longer, so a record's retry_at further on than this (an
+// older relay's, or a clock set back) is brought to it when the ledger
+// opens.
+const longestAskedWait = time.Hour
+
 // openLedger opens the owed record of the state directory (openStateDir
 // checked it). A run owed before the restart has its quiet period count
-// from now: the webhooks before the restart are over.
+// from now: the webhooks before the restart are over; its retry_at is an
+// hour on at most (longestAskedWait).
 func openLedger(dir string, now time.Time) (*ledger, error) {
 	lock, err := openRegular(dir, owedLockFile, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -77,7 +88,16 @@ func openLedger(dir string, now time.Time) (*ledger, error) {
 				_ = os.Remove(f)
 			}
 		}
-		return l.read(now)
+		if err := l.read(now); err != nil {
+			return err
+		}
+		if rec := l.snapshotRecord(); rec.RetryAt.After(now.Add(longestAskedWait)) {
+			// Not written (a full disk), the record is used as it is:
+			// the relay still starts, and says when the next start comes.
+			rec.RetryAt = now.Add(longestAskedWait)
+			_ = l.write(rec)
+		}
+		return nil
 	})
 	if err != nil {
 		lock.Close()

@@ -29,13 +29,6 @@ type backend interface {
 // retryAfter is an error that carries the wait a server asked for.
 type retryAfter interface{ RetryAfter() time.Duration }
 
-// longestAskedWait bounds the wait a backend may ask for between starts
-// (Retry-After, a rate limit's reset): a longer one is taken as this.
-// The wait is written to owed.json, binds every relay on the directory
-// and outlives a restart, so one odd answer (a proxy's, a far date) must
-// not hold a member's removal for a day.
-const longestAskedWait = time.Hour
-
 // failingTooLong is how long starts may fail before each failure is logged
 // as an error rather than a warning.
 const failingTooLong = time.Hour

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -356,5 +357,34 @@ func TestARestartedRelaySaysWhenTheSharedBackoffEnds(t *testing.T) {
 	want := "failures=3 next_start_after=" + now.Add(time.Hour).Format(time.RFC3339)
 	if !strings.Contains(r.log.String(), want) {
 		t.Errorf("the start's log does not say %q:\n%s", want, r.log)
+	}
+}
+
+// A retry_at further on than the longest wait a backend may ask (a day,
+// written by a relay before the bound) is brought to an hour from the
+// restart, in owed.json for every relay on the directory, and said.
+func TestARestartedRelayBoundsARecordsFarRetry(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	now := time.Now().UTC()
+	rec := fmt.Sprintf(`{"id":"0123456789abcdef","webhooks":1,"owed_since":%q,"last_webhook":%q,"failing_since":%q,"failures":1,"retry_at":%q}`,
+		now.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano), now.Add(24*time.Hour).Format(time.RFC3339Nano))
+	if err := os.WriteFile(filepath.Join(dir, owedFile), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startRelay(t, relayOptions{stateDir: dir}, "-run-command", appendRun)
+	listening := time.Now()
+	var got owedRecord
+	if err := json.Unmarshal([]byte(readFile(filepath.Join(dir, owedFile))), &got); err != nil {
+		t.Fatalf("owed.json: %v", err)
+	}
+	if got.RetryAt.Before(now.Add(time.Hour)) || got.RetryAt.After(listening.Add(time.Hour)) {
+		t.Errorf("owed.json's retry_at is %s after the restart, want an hour", got.RetryAt.Sub(now).Round(time.Second))
+	}
+	if want := "next_start_after=" + got.RetryAt.UTC().Format(time.RFC3339); !strings.Contains(r.log.String(), want) {
+		t.Errorf("the start's log does not say %q", want)
+	}
+	if h := r.health(); h.NextStart == nil || !h.NextStart.Equal(got.RetryAt) {
+		t.Errorf("/healthz next_start %v, want owed.json's retry_at %s", h.NextStart, got.RetryAt)
 	}
 }
