@@ -108,8 +108,27 @@ func TestPrometheusRuleIsTheRulesFile(t *testing.T) {
 		t.Fatalf("%s: a %T, not a PrometheusRule", prometheusRuleFile, obj)
 	}
 	groups := rulesFileGroups(t, rules)
-	if !reflect.DeepEqual(pr.Spec.Groups, groups) {
-		t.Errorf("%s: spec.groups differ from %s's groups:\n%+v\n%+v", prometheusRuleFile, rulesFile, pr.Spec.Groups, groups)
+	if reflect.DeepEqual(pr.Spec.Groups, groups) {
+		return
+	}
+	if len(pr.Spec.Groups) != len(groups) {
+		t.Fatalf("%s: %d groups, %s %d", prometheusRuleFile, len(pr.Spec.Groups), rulesFile, len(groups))
+	}
+	for i, g := range groups {
+		got := pr.Spec.Groups[i]
+		if len(got.Rules) != len(g.Rules) {
+			t.Errorf("%s: group %s: %d rules, %s %d", prometheusRuleFile, got.Name, len(got.Rules), rulesFile, len(g.Rules))
+			continue
+		}
+		for j, r := range g.Rules {
+			if !reflect.DeepEqual(got.Rules[j], r) {
+				t.Errorf("%s: group %s, rule %d (%s): differs from %s's:\n%+v\n%+v", prometheusRuleFile, got.Name, j+1, got.Rules[j].Alert, rulesFile, got.Rules[j], r)
+			}
+		}
+		got.Rules, g.Rules = nil, nil
+		if !reflect.DeepEqual(got, g) {
+			t.Errorf("%s: group %s differs from %s's: %+v, %+v", prometheusRuleFile, got.Name, rulesFile, got, g)
+		}
 	}
 }
 
