@@ -31,6 +31,7 @@ func TestOptionalEntriesUncomment(t *testing.T) {
 	}
 	lines := strings.Split(string(data), "\n")
 	var optional []string
+	all := slices.Clone(lines) // every optional entry listed at once
 	for i, line := range lines {
 		m := optionalEntry.FindStringSubmatch(line)
 		if m == nil {
@@ -38,21 +39,22 @@ func TestOptionalEntriesUncomment(t *testing.T) {
 		}
 		name := m[3]
 		optional = append(optional, name)
+		all[i] = m[1] + m[2]
 		t.Run(name, func(t *testing.T) {
 			edited := slices.Clone(lines)
 			edited[i] = m[1] + m[2]
-			objs := buildEdited(t, strings.Join(edited, "\n"))
-			fromFile := fileObjectsOf(t, name)
-			for _, want := range fromFile {
-				if !slices.ContainsFunc(objs, func(o object) bool { return sameObject(o, want) }) {
-					t.Errorf("kustomize build with %s listed: no %s", name, want)
-				}
-			}
+			checkListed(t, buildEdited(t, strings.Join(edited, "\n")), name)
 		})
 	}
 	if len(optional) == 0 {
 		t.Fatalf("%s: no commented resources entry (a line \"  # - name.yaml\")", kustFileName)
 	}
+	t.Run("all", func(t *testing.T) {
+		objs := buildEdited(t, strings.Join(all, "\n"))
+		for _, name := range optional {
+			checkListed(t, objs, name)
+		}
+	})
 	k := kustomization(t)
 	for _, name := range yamlFiles(t) {
 		if name == "secret.example.yaml" || slices.Contains(k.Resources, name) {
@@ -60,6 +62,16 @@ func TestOptionalEntriesUncomment(t *testing.T) {
 		}
 		if !slices.Contains(optional, name) {
 			t.Errorf("%s: neither listed in %s's resources nor there as a commented entry (\"  # - %s\" on a line of its own)", name, kustFileName, name)
+		}
+	}
+}
+
+// checkListed fails unless the build holds each object of the file name.
+func checkListed(t *testing.T, objs []object, name string) {
+	t.Helper()
+	for _, want := range fileObjectsOf(t, name) {
+		if !slices.ContainsFunc(objs, func(o object) bool { return sameObject(o, want) }) {
+			t.Errorf("kustomize build with %s listed: no %s", name, want)
 		}
 	}
 }
