@@ -2,7 +2,9 @@ package main
 
 import (
 	"net/http"
+	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,5 +103,37 @@ func TestMetricsCountAFailedStartAndTheOwedTime(t *testing.T) {
 	floor := time.Since(answered)
 	if v := metricValue(r.scrape(t), "joinit_relay_run_owed_seconds"); v < floor.Seconds() {
 		t.Errorf("owed seconds while starts fail: %v, want the time since the webhook (%v or more)", v, floor.Seconds())
+	}
+}
+
+// The alert rules (examples/relay-alerts, the one source of the
+// PrometheusRule too) and their promtool tests name only metrics this
+// relay registers: each joinit_relay_* name in them is a family of a
+// started relay's /metrics (# TYPE). A misspelt name would make a rule
+// that never fires; promtool's tests, whose series use the real names,
+// catch it in the rules, and this in the tests' series too.
+func TestAlertRulesUseTheRelaysMetrics(t *testing.T) {
+	t.Parallel()
+	r := startRelay(t, relayOptions{}, "-run-command", appendRun)
+	post(t, r.hookURL, "not json") // joinit_relay_webhooks_total shows from its first request
+	var families []string
+	for _, m := range regexp.MustCompile(`(?m)^# TYPE (\S+) `).FindAllStringSubmatch(r.scrape(t), -1) {
+		families = append(families, m[1])
+	}
+	name := regexp.MustCompile(`\bjoinit_relay_\w+`)
+	for _, file := range []string{"../../examples/relay-alerts/joinit-relay.rules.yml", "../../examples/relay-alerts/joinit-relay.rules.test.yml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := name.FindAllString(string(data), -1)
+		if len(used) == 0 {
+			t.Errorf("%s names no joinit_relay_ metric", file)
+		}
+		for _, n := range used {
+			if !slices.Contains(families, n) {
+				t.Errorf("%s: %s is not a metric the relay registers (%s)", file, n, strings.Join(slices.DeleteFunc(slices.Clone(families), func(f string) bool { return !strings.HasPrefix(f, "joinit_relay_") }), ", "))
+			}
+		}
 	}
 }

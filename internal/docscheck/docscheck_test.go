@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,35 @@ import (
 
 // root is the repository's, from this package.
 const root = "../.."
+
+// The relay's alert rules link each alert to its runbook, a section of
+// the webhook relay guide: each runbook_url of the rules file (and of the
+// PrometheusRule made from it) names a page and a heading of docs/ that
+// exist, as a Markdown link to the registry would.
+func TestAlertRunbooksLeadSomewhere(t *testing.T) {
+	r := NewRepo(root)
+	runbook := regexp.MustCompile(`(?m)^\s*runbook_url:\s*(\S+)\s*$`)
+	for _, file := range []string{"examples/relay-alerts/joinit-relay.rules.yml", "examples/relay-kubernetes/prometheusrule.yaml"} {
+		data, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls := runbook.FindAllSubmatch(data, -1)
+		if len(urls) == 0 {
+			t.Errorf("%s: no runbook_url", file)
+		}
+		for _, m := range urls {
+			where, fragment, _ := strings.Cut(string(m[1]), "#")
+			if !strings.HasPrefix(where, TerraformRegistry) || fragment == "" {
+				t.Errorf("%s: runbook_url %s: want a heading of a page of %s", file, m[1], TerraformRegistry)
+				continue
+			}
+			if problem := r.resolveAddress(where, fragment); problem != "" {
+				t.Errorf("%s: runbook_url %s: %s", file, m[1], problem)
+			}
+		}
+	}
+}
 
 // Every link of docs/, README.md and the repository's other Markdown leads
 // to a page, a file and a heading that exist, as the registries and GitHub resolve it (the package
