@@ -63,24 +63,6 @@ run "members_are_the_entra_users_of_the_active_members" {
   }
 }
 
-run "each_spelling_is_looked_up_once" {
-  command = plan
-
-  override_data {
-    target = data.joinit_memberships.active
-    values = { ids = ["m1", "m2", "m3"], emails = ["Ada@example.org", "Ada@example.org ", "ada@example.org"] }
-  }
-  override_data {
-    target = data.azuread_users.members
-    values = { object_ids = ["u-ada", "u-ada"], users = [{ object_id = "u-ada", mail = "ada@example.org" }, { object_id = "u-ada", mail = "ada@example.org" }] }
-  }
-
-  assert {
-    condition     = output.member_count == 1 && output.addresses_not_found_count == 0
-    error_message = "member_count ${output.member_count}, addresses_not_found_count ${output.addresses_not_found_count}: two spellings of one address are one user"
-  }
-}
-
 # Two plans in a row: a membership that ends drops its user at the next.
 run "before_a_membership_ends" {
   command = plan
