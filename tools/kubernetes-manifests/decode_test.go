@@ -63,6 +63,7 @@ var decoder = func() runtime.Decoder {
 type object struct {
 	where string // file (document n), or "kustomize build"
 	obj   runtime.Object
+	doc   []byte // the YAML it was decoded from
 }
 
 func (o object) String() string {
@@ -157,7 +158,7 @@ func fileObjects(t *testing.T) []object {
 				t.Errorf("%s: %v", where, err)
 				continue
 			}
-			objs = append(objs, object{where, obj})
+			objs = append(objs, object{where, obj, doc})
 		}
 	}
 	return objs
@@ -208,7 +209,7 @@ func build(t *testing.T) []object {
 			t.Errorf("kustomize build: %s: %v", r.CurId(), err)
 			continue
 		}
-		objs = append(objs, object{"kustomize build", obj})
+		objs = append(objs, object{"kustomize build", obj, doc})
 	}
 	if t.Failed() {
 		t.FailNow()

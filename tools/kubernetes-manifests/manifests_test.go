@@ -59,6 +59,13 @@ func TestRelayKubernetes(t *testing.T) {
 	t.Run("kustomization", func(t *testing.T) { checkKustomization(t, k) })
 	t.Run("build", func(t *testing.T) { checkBuild(t, k, built) })
 	t.Run("optional files", func(t *testing.T) { checkOptionalFiles(t, files, built) })
+	t.Run("as the API server validates", func(t *testing.T) {
+		for _, o := range append(built, files...) {
+			if says := asAPIServerSays(o, k.Namespace); says != "" {
+				t.Error(says)
+			}
+		}
+	})
 }
 
 // checkBuild checks what kubectl apply -k applies.

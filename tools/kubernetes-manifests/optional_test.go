@@ -115,7 +115,7 @@ func buildEdited(t *testing.T, kustomizationText string) []object {
 			t.Errorf("kustomize build: %s: %v", r.CurId(), err)
 			continue
 		}
-		objs = append(objs, object{"kustomize build", obj})
+		objs = append(objs, object{"kustomize build", obj, doc})
 	}
 	return objs
 }
