@@ -3,8 +3,11 @@
 // directory as `kubectl apply -k` would, every object built and every YAML
 // file beside it (the optional ones too) is decoded strictly into its Go
 // type by apiVersion and kind (k8s.io/api; the Prometheus Operator's for a
-// PodMonitor and a PrometheusRule), kustomization.yaml into kustomize's own
-// type, each optional entry is built uncommented as an operator would
+// PodMonitor and a PrometheusRule), then validated as kube-apiserver
+// validates a create, with its own code (apiserver_test.go, crd_test.go;
+// refusals_test.go shows it refusing what the server refuses),
+// kustomization.yaml is decoded into kustomize's own type, each optional
+// entry is built uncommented as an operator would
 // (optional_test.go), the PrometheusRule is held to the alerts' one source,
 // examples/relay-alerts/joinit-relay.rules.yml (alerts_test.go), and the
 // properties issue 63 asks of the relay's pod are asserted on the decoded
