@@ -65,17 +65,7 @@ func TestAccExample_moduleTests(t *testing.T) {
 				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
 			}
 			dir := copyExample(t, c.example)
-			if c.tests != "tests" {
-				// terraform-exec's Test drops its TestsDirectory option
-				// (v0.25.1), so the files asked for are put where
-				// terraform test looks by default.
-				if err := os.RemoveAll(filepath.Join(dir, "tests")); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Rename(filepath.Join(dir, c.tests), filepath.Join(dir, "tests")); err != nil {
-					t.Fatal(err)
-				}
-			}
+			useTestsDir(t, dir, c.tests)
 			if tfvars != "" {
 				writeFile(t, filepath.Join(dir, "tests", "terraform.tfvars"), tfvars)
 			}
@@ -321,5 +311,22 @@ func checkFilled(t *testing.T, dataSource, body string, a tfattr.Attr) {
 		if len(c.Children()) > 0 {
 			checkFilled(t, dataSource, body, c)
 		}
+	}
+}
+
+// useTestsDir makes tests, a directory of test files in the copy of an
+// example at dir, the one terraform test runs: terraform-exec's Test drops
+// its TestsDirectory option (v0.25.1), so the files are put where
+// terraform test looks by default.
+func useTestsDir(t *testing.T, dir, tests string) {
+	t.Helper()
+	if tests == "tests" {
+		return
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "tests")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dir, tests), filepath.Join(dir, "tests")); err != nil {
+		t.Fatal(err)
 	}
 }

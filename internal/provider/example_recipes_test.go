@@ -194,15 +194,7 @@ func runRecipeTests(t *testing.T, r recipe, tests string, env map[string]string,
 	if organization != "" {
 		writeFile(t, filepath.Join(dir, "terraform.tfvars"), fmt.Sprintf("joinit_organization_id = %q\n", organization))
 	}
-	if tests != "tests" {
-		// terraform-exec's Test drops its TestsDirectory option (v0.25.1).
-		if err := os.RemoveAll(filepath.Join(dir, "tests")); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(filepath.Join(dir, tests), filepath.Join(dir, "tests")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	useTestsDir(t, dir, tests)
 	tf := newCLITerraformWith(t, dir, env, standInOverrides(t, r))
 	var out bytes.Buffer
 	err := tf.Test(context.Background(), &out)

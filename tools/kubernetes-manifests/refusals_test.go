@@ -118,5 +118,5 @@ func given(t *testing.T, o object, obj runtime.Object) object {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return object{o.where + " (edited copy)", obj, doc}
+	return object{o.where + " (as a request gives it)", obj, doc}
 }
