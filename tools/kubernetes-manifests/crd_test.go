@@ -33,9 +33,10 @@ import (
 )
 
 // The Prometheus Operator's CRDs, as its release ships them. The module is
-// pinned at the newest version the Go module proxy serves (v0.85.0), and
-// its API types (pkg/apis/monitoring, which the strict decoder uses) at the
-// same version, so the types and the schemas agree.
+// pinned at the newest release whose module the Go module proxy serves
+// (v0.94.1; v0.95.x is refused), and its API types (pkg/apis/monitoring,
+// which the strict decoder uses) at the same version, so the types and the
+// schemas agree.
 const (
 	crdModule = "github.com/prometheus-operator/prometheus-operator"
 	crdDir    = "example/prometheus-operator-crd"

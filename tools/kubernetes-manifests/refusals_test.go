@@ -66,7 +66,8 @@ var refusals = []refusal{
 	}, `pathType: Unsupported value: "Prefixx"`},
 	// The CRDs' schemas: a value each one's types accept and its schema does not.
 	{"a PodMonitor scheme outside the CRD's enum", "PodMonitor", func(t *testing.T, obj runtime.Object) {
-		obj.(*monitoringv1.PodMonitor).Spec.PodMetricsEndpoints[0].Scheme = "htp"
+		scheme := monitoringv1.Scheme("htp")
+		obj.(*monitoringv1.PodMonitor).Spec.PodMetricsEndpoints[0].Scheme = &scheme
 	}, `spec.podMetricsEndpoints[0].scheme: Unsupported value: "htp"`},
 	{"a PrometheusRule's for that is no duration", "PrometheusRule", func(t *testing.T, obj runtime.Object) {
 		d := monitoringv1.Duration("5 minutes")
