@@ -20,6 +20,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	k8sjson "sigs.k8s.io/json"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
@@ -198,6 +199,17 @@ func build(t *testing.T) []object {
 	if err != nil {
 		t.Fatalf("kustomize build %s: %v", dir, err)
 	}
+	objs := decodeBuilt(t, resources)
+	if t.Failed() {
+		t.FailNow()
+	}
+	return objs
+}
+
+// decodeBuilt decodes each object kustomize built strictly; one that fails
+// is an error naming it.
+func decodeBuilt(t *testing.T, resources resmap.ResMap) []object {
+	t.Helper()
 	var objs []object
 	for _, r := range resources.Resources() {
 		doc, err := r.AsYAML()
@@ -210,9 +222,6 @@ func build(t *testing.T) []object {
 			continue
 		}
 		objs = append(objs, object{"kustomize build", obj, doc})
-	}
-	if t.Failed() {
-		t.FailNow()
 	}
 	return objs
 }

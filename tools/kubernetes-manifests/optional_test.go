@@ -104,20 +104,7 @@ func buildEdited(t *testing.T, kustomizationText string) []object {
 	if err != nil {
 		t.Fatalf("kustomize build: %v", err)
 	}
-	var objs []object
-	for _, r := range resources.Resources() {
-		doc, err := r.AsYAML()
-		if err != nil {
-			t.Fatalf("kustomize build: %s: %v", r.CurId(), err)
-		}
-		obj, err := decodeStrict(doc)
-		if err != nil {
-			t.Errorf("kustomize build: %s: %v", r.CurId(), err)
-			continue
-		}
-		objs = append(objs, object{"kustomize build", obj, doc})
-	}
-	return objs
+	return decodeBuilt(t, resources)
 }
 
 // fileObjectsOf decodes one file of the directory strictly.
