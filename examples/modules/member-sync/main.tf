@@ -1,22 +1,22 @@
-# A guarded sync: the members a downstream group (SSO, Slack, a mailing list)
-# should have, from Join It memberships, against the members it has. The
-# caller applies to_add and to_remove with the downstream system's own
-# resources. Three guards stop a plan before it does harm: too few desired
-# members (a wrong token or filter reads nobody), too many removals at once
-# (a renamed membership type, a filter typo), and records of another
-# organization.
+# The guarded core of every sync: which members a downstream group (an SSO
+# group, a Slack user group, a mailing list) should hold, from Join It
+# memberships, against the members it holds. A downstream module calls it,
+# looks up its own users for the addresses read (members) when its group is
+# not kept by address, passes their keys back as desired_members, and gives
+# its resource planned. The three guards live here and nowhere else: too few
+# members planned (a wrong token, filter or lookup reads nobody), too many
+# removals at once (a renamed membership type, a filter typo), and records of
+# another organization. Addresses and keys are compared lower-cased and
+# trimmed, here and nowhere else.
 
-data "joinit_memberships" "desired" {
+data "joinit_memberships" "this" {
   status           = var.status
   membership_names = var.membership_names
-  # Two fields of each membership: what the sync and its guard compare.
-  fields = ["email", "organization_id"]
+  # Only what the sync and its guards read, in one order: every call with the
+  # same status and fields is one read of the API (the provider's cache).
+  fields = sort(distinct(concat(["id", "email", "organization_id"], var.fields)))
 
   lifecycle {
-    postcondition {
-      condition     = length(distinct([for r in self.records : lower(trimspace(r.email)) if trimspace(coalesce(r.email, " ")) != ""])) >= var.min_members
-      error_message = "Read ${length(self.records)} memberships with ${length(distinct([for r in self.records : lower(trimspace(r.email)) if trimspace(coalesce(r.email, " ")) != ""]))} distinct e-mail addresses, fewer than min_members (${var.min_members}): nothing was changed. Check the token, the organization and the filters, or lower min_members if the organization really shrank."
-    }
     postcondition {
       condition     = var.organization_id == null || alltrue([for r in self.records : r.organization_id == null || r.organization_id == var.organization_id])
       error_message = "Memberships of another organization than ${coalesce(var.organization_id, "-")} were read (${join(", ", distinct([for r in self.records : r.organization_id if r.organization_id != null && r.organization_id != var.organization_id]))}): the access token may belong to another organization. Nothing was changed."
@@ -25,15 +25,23 @@ data "joinit_memberships" "desired" {
 }
 
 locals {
-  # Addresses are compared lower-cased and trimmed; memberships without one
-  # are left out.
-  desired = toset([for r in data.joinit_memberships.desired.records : lower(trimspace(r.email)) if trimspace(coalesce(r.email, " ")) != ""])
-  current = toset([for e in var.current_members : lower(trimspace(e))])
+  # Each membership's address, compared lower-cased and trimmed; memberships
+  # without one are left out.
+  addresses = {
+    for r in data.joinit_memberships.this.records : r.id => lower(trimspace(r.email))
+    if trimspace(coalesce(r.email, " ")) != ""
+  }
+  members = toset(values(local.addresses))
 
-  to_add = sort(setsubtract(local.desired, local.current))
-  # Removals keep the downstream system's own spelling, so that its
-  # resources, keyed by it, are found.
-  to_remove = sort([for e in var.current_members : e if !contains(local.desired, lower(trimspace(e)))])
+  # The keys the group should hold, and those it holds, by their compared
+  # form; each keeps one spelling: the group's own for a key it holds (so
+  # its resource sees no change), else the one given.
+  keys      = var.desired_members == null ? local.members : var.desired_members
+  desired   = { for k in local.keys : lower(trimspace(k)) => k... if trimspace(k) != "" }
+  current   = { for k in var.current_members : lower(trimspace(k)) => k... }
+  planned   = sort([for c, spellings in local.desired : try(local.current[c][0], spellings[0])])
+  to_add    = sort([for c, spellings in local.desired : spellings[0] if length(lookup(local.current, c, [])) == 0])
+  to_remove = sort(flatten([for c, spellings in local.current : spellings if length(lookup(local.desired, c, [])) == 0]))
 
   # A fraction counts the current members, rounded down.
   max_removals = var.max_removals < 1 ? floor(var.max_removals * length(var.current_members)) : var.max_removals

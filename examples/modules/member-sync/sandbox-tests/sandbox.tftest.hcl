@@ -38,5 +38,5 @@ run "a_filter_that_matches_nobody_stops_the_plan" {
     membership_names = ["No Such Membership"]
   }
 
-  expect_failures = [data.joinit_memberships.desired]
+  expect_failures = [output.planned]
 }
