@@ -1,8 +1,14 @@
 package provider
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // A status is a documented name, in any case, or a whole number, which
@@ -46,5 +52,33 @@ func TestParseStatusRefuses(t *testing.T) {
 		if !strings.Contains(msg, tc.want) || !strings.Contains(msg, list) || !strings.HasSuffix(msg, ")."+tc.suggest) {
 			t.Errorf("parseStatus(%q): %q\nwant it to hold %q, then %q, and end in %q", tc.v, msg, tc.want, list, ")."+tc.suggest)
 		}
+	}
+}
+
+// The read parses status itself, for a value validation did not see: on
+// both read paths, an unknown name fails the read with the parse's
+// message on the attribute, and no request is sent.
+func TestStatusRefusedAtTheRead(t *testing.T) {
+	t.Parallel()
+	var sent atomic.Int64
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		sent.Add(1)
+		_, _ = w.Write([]byte("[]"))
+	}))
+	t.Cleanup(api.Close)
+	fast, framework := readOnBothPaths(t, api.URL, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.String, "activ")})
+	want := `status = "activ" is neither a status name nor a whole-number code. Write a name or its code: ` + knownStatusCodes()
+	for path, resp := range map[string]*tfprotov6.ReadDataSourceResponse{"fast": fast, "framework": framework} {
+		if len(resp.Diagnostics) != 1 {
+			t.Fatalf("%s path: %v, want one error", path, resp.Diagnostics)
+		}
+		d := resp.Diagnostics[0]
+		if d.Severity != tfprotov6.DiagnosticSeverityError || d.Summary != "Invalid status" || !strings.Contains(d.Detail, want) ||
+			!strings.HasSuffix(d.Detail, `Did you mean "active"?`) || !d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("status")) {
+			t.Errorf("%s path: %v %q %q on %v, want an error on status saying %q", path, d.Severity, d.Summary, d.Detail, d.Attribute, want)
+		}
+	}
+	if n := sent.Load(); n != 0 {
+		t.Errorf("%d requests were sent for a status refused", n)
 	}
 }
