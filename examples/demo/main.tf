@@ -14,7 +14,7 @@ terraform {
 provider "joinit" {}
 
 data "joinit_memberships" "active" {
-  status = 100
+  status = "active"
 }
 
 data "joinit_groups" "all" {}

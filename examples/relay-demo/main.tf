@@ -18,7 +18,7 @@ terraform {
 provider "joinit" {}
 
 data "joinit_memberships" "active" {
-  status = 100
+  status = "active"
 }
 
 # One entry per active membership, by its _id: an e-mail may belong to

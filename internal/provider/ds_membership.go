@@ -18,7 +18,7 @@ import (
 type membershipState struct {
 	common
 	ID, Email, ExternalID *string
-	Status                *int64
+	Status                statusFilter
 	AllowMissing          *bool
 	Found                 *bool
 	record                *client.Membership // nil when nothing matched
@@ -60,7 +60,7 @@ var membershipDef = registerDataSource(dataSource[membershipState]{
 			lookupKeys[1].of, stringvalidator.LengthAtLeast(1)),
 		tfattr.StrArg("external_id", "The membership's external identifier (the API's `external_id`), compared exactly.",
 			lookupKeys[2].of, stringvalidator.LengthAtLeast(1)),
-		statusArg(func(s *membershipState) **int64 { return &s.Status }),
+		statusArg(func(s *membershipState) *statusFilter { return &s.Status }),
 		tfattr.BoolArg("allow_missing", "When true, a lookup that matches nothing sets `found` to false and `membership` to null instead of failing the plan "+
 			"(a `for_each` over people who may not have joined yet). Several matches fail all the same.",
 			false, func(s *membershipState) **bool { return &s.AllowMissing }),
@@ -110,12 +110,12 @@ func readMembership(ctx context.Context, c *client.Client, s *membershipState, o
 		if value == nil {
 			continue
 		}
-		got, err := c.LookupMembership(ctx, client.MembershipQuery{Status: s.Status, ListOptions: o}, k.key, *value)
+		got, err := c.LookupMembership(ctx, client.MembershipQuery{Status: s.Status.Code, ListOptions: o}, k.key, *value)
 		if err != nil {
 			return err
 		}
-		s.warnings = append(s.warnings, unknownStatusWarnings(s.Status, got.Read)...)
-		q := lookupQuestion{attr: k.attr, value: *value, status: s.Status, read: got.Read}
+		s.warnings = append(s.warnings, unknownStatusWarnings(s.Status.Code, got.Read)...)
+		q := lookupQuestion{attr: k.attr, value: *value, status: s.Status.Code, read: got.Read}
 		switch {
 		case len(got.Matches) == 1:
 			s.record, s.Found = &got.Matches[0], new(true)
@@ -189,7 +189,7 @@ func (q lookupQuestion) several(matches []client.Membership, clean func(string) 
 	if len(matches) > mostListed {
 		listed = append(listed, fmt.Sprintf("and %d more", len(matches)-mostListed))
 	}
-	narrow := "Look it up by id, or narrow it with status (status = 100 for an active membership)."
+	narrow := "Look it up by id, or narrow it with status (status = \"active\")."
 	if q.status != nil {
 		narrow = "Look it up by id."
 	}

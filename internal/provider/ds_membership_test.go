@@ -59,8 +59,8 @@ var _ = registerDataSourceTest(dsTest{
 		// Under the status filter, against the sandbox, which filters.
 		active := 100
 		rec := uniqueBy(t, rawRecords(sb.MembershipsJSON(&active)), "_id", false)
-		return append(cases, attrCase{"active", fmt.Sprintf("id = %q\n  status = 100", textOf(t, rec, "_id")),
-			found(rec, false, map[string]any{"id": textOf(t, rec, "_id"), "status": jsonNum(100)})})
+		return append(cases, attrCase{"active", fmt.Sprintf("id = %q\n  status = \"active\"", textOf(t, rec, "_id")),
+			found(rec, false, map[string]any{"id": textOf(t, rec, "_id"), "status": "active"})})
 	},
 })
 

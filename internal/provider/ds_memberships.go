@@ -12,7 +12,7 @@ import (
 // membershipsState is the joinit_memberships state as Go values.
 type membershipsState struct {
 	common
-	Status         *int64
+	Status         statusFilter
 	IncludeRecords *bool
 	types, names   tfattr.Strings
 	records        []client.Membership
@@ -33,7 +33,7 @@ var membershipsDef = registerDataSource(dataSource[membershipsState]{
 	rawJSON: true,
 	fields:  &membershipFields,
 	attrs: []tfattr.Attr{
-		statusArg(func(s *membershipsState) **int64 { return &s.Status }),
+		statusArg(func(s *membershipsState) *statusFilter { return &s.Status }),
 		tfattr.BoolArg("include_records", "When false, `memberships` is null and only `ids` and `emails` are set: the lean read, which stores two lists of strings instead of every field of every record. "+
 			"Use it when a module needs only who the members are (SSO or Slack group sync) and the organization is large.",
 			true, func(s *membershipsState) **bool { return &s.IncludeRecords }),
@@ -69,7 +69,7 @@ func checkMembershipArguments(s *membershipsState) error {
 }
 
 func readMemberships(ctx context.Context, c *client.Client, s *membershipsState, o client.ListOptions) (err error) {
-	types, names := typeFilters(s.Status, s.types, s.names, func(v string) string { return c.ServerText(v, serverTextLimit) })
+	types, names := typeFilters(s.Status.Code, s.types, s.names, func(v string) string { return c.ServerText(v, serverTextLimit) })
 	if !*s.IncludeRecords {
 		return s.readLean(ctx, c, o.PageSize, types, names)
 	}
@@ -77,13 +77,13 @@ func readMemberships(ctx context.Context, c *client.Client, s *membershipsState,
 		// ids and e-mails are set from every read, and the filters read theirs.
 		o.Fields = append(append([]string{"_id", "email"}, s.filterMembers()...), o.Fields...)
 	}
-	s.records, err = c.Memberships(ctx, client.MembershipQuery{Status: s.Status, ListOptions: o})
+	s.records, err = c.Memberships(ctx, client.MembershipQuery{Status: s.Status.Code, ListOptions: o})
 	if err != nil {
 		return err
 	}
 	held := len(s.records)
 	s.records, s.warnings = filterByType(s.records, types, names, func(m *client.Membership) (*string, *string) { return m.MembershipType, m.MembershipName })
-	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status, held)...)
+	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status.Code, held)...)
 	s.ids, s.emails = idsAndEmails(s.records)
 	return nil
 }
@@ -92,7 +92,7 @@ func readMemberships(ctx context.Context, c *client.Client, s *membershipsState,
 // by, their types; nothing else of a record is decoded.
 func (s *membershipsState) readLean(ctx context.Context, c *client.Client, pageSize int, types, names stringFilter) error {
 	recs, err := c.MembershipSummaries(ctx, client.MembershipQuery{
-		Status:      s.Status,
+		Status:      s.Status.Code,
 		ListOptions: client.ListOptions{PageSize: pageSize, Fields: s.filterMembers()},
 	})
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *membershipsState) readLean(ctx context.Context, c *client.Client, pageS
 	}
 	held := len(recs)
 	recs, s.warnings = filterByType(recs, types, names, func(m *client.MembershipSummary) (*string, *string) { return m.MembershipType, m.MembershipName })
-	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status, held)...)
+	s.warnings = append(s.warnings, unknownStatusWarnings(s.Status.Code, held)...)
 	s.ids, s.emails = idsAndEmailsOf(recs, func(m *client.MembershipSummary) (*string, *string) { return m.ID, m.Email })
 	return nil
 }

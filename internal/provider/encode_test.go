@@ -43,7 +43,7 @@ func membershipsFixture(t *testing.T, includeRecords bool) *membershipsState {
 	recs := trickyMemberships(t)
 	s := &membershipsState{
 		common: common{PageSize: new(int64(1000)), IncludeRawJSON: new(true)},
-		Status: new(int64(100)), IncludeRecords: new(includeRecords), records: recs,
+		Status: statusFilter{Configured: new("active"), Code: new(int64(100))}, IncludeRecords: new(includeRecords), records: recs,
 	}
 	s.ids, s.emails = idsAndEmails(recs)
 	return s

@@ -32,7 +32,7 @@ func TestAccFirstDay_fractionsInWholeNumbers(t *testing.T) {
 	steps := []resource.TestStep{}
 	for _, tc := range []struct{ config, want string }{
 		{providerBlock(url) + `data "joinit_memberships" "m" { page_size = 2.5 }`, `page_size is 2.5, not a whole number: write it without a fraction, such as 2`},
-		{providerBlock(url) + `data "joinit_memberships" "m" { status = 100.5 }`, `status is 100.5, not a whole number: write it without a fraction, such as 100`},
+		{providerBlock(url) + `data "joinit_memberships" "m" { status = 100.5 }`, `status = "100.5" is neither a status name nor a whole-number code`},
 		{withSetting(`max_concurrent_requests = 2.5`) + `data "joinit_groups" "g" {}`, `max_concurrent_requests is 2.5, not a whole number`},
 		{withSetting(`max_retries = 1.5`) + `data "joinit_groups" "g" {}`, `max_retries is 1.5, not a whole number`},
 		{providerBlock(url) + `data "joinit_groups" "g" { page_size = 1e30 }`, `page_size is 1e\+30, too large: it must be between 1 and 1000`},

@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/joinit-community/terraform-provider-joinit/internal/provider/tfattr"
@@ -43,13 +45,50 @@ func statusName(code *int64) *string {
 	return unknownStatus
 }
 
-// statusArg is the status filter of the data sources that read memberships.
-func statusArg[S any](field func(*S) **int64) tfattr.Attr {
-	return tfattr.IntArg(tfattr.IntSpec{Name: "status",
-		Desc: "Membership status code to filter by, sent as the API's `status` filter: " + knownStatusCodes() +
-			". Another code gives a warning (a typo reads an empty list) and is sent all the same, since new codes may appear. Unset reads every status."},
-		field)
+// statusFilter is the status argument of the data sources that read
+// memberships: as configured, which goes back to state unchanged, and the
+// code it names, which is what the API's `status` filter is sent.
+type statusFilter struct {
+	Configured *string
+	Code       *int64 // nil when unset
 }
+
+// statusArg declares the status filter. A string, so that a name is
+// written as the API's documentation writes it; a number written there,
+// `status = 100`, still works: Terraform converts it to "100".
+func statusArg[S any](field func(*S) *statusFilter) tfattr.Attr {
+	return tfattr.ParsedStrArg("status",
+		"Only memberships of this status, sent as the API's `status` filter: a status name, compared without regard to case "+
+			"(`\"active\"`, `\"Active\"`), or its code (`100`, `\"100\"`): "+knownStatusCodes()+". "+
+			"Another name is an error, from `terraform validate` on, naming the closest. Another whole number gives a warning (a typo reads an empty list) "+
+			"and is sent all the same, since new codes may appear. Kept in state as written. Unset reads every status.",
+		func(s *S) **string { return &field(s).Configured }, parseStatus,
+		func(s *S) **int64 { return &field(s).Code })
+}
+
+// parseStatus is the code a status argument names: a documented name in
+// any case (the documentation writes "active"; "Active" can mean no other
+// status) or a whole number, documented or not.
+func parseStatus(v string) (int64, error) {
+	for code, name := range statusNames {
+		if strings.EqualFold(v, *name) {
+			return code, nil
+		}
+	}
+	code, err := strconv.ParseInt(v, 10, 64)
+	if err == nil {
+		return code, nil
+	}
+	what := "is neither a status name nor a whole-number code"
+	if errors.Is(err, strconv.ErrRange) {
+		what = "is too large for a status code"
+	}
+	return 0, fmt.Errorf("status = %q %s. Write a name or its code: %s (another whole number is sent as a code, with a warning).%s",
+		v, what, knownStatusCodes(), didYouMean(v, statusNameList()))
+}
+
+// statusNameList are the documented names, in the order of their codes.
+func statusNameList() []string { return strings.Split(knownStatusNames(), ", ") }
 
 // unknownStatusWarnings warns of a status filter that is not a documented
 // code, once, after the read (a validator would warn at every validation

@@ -144,13 +144,14 @@ func TestStrictFiltersMakeThemErrors(t *testing.T) {
 		{"name matches nothing", strict, map[string]tftypes.Value{"membership_names": stringSet("Studnet")}, tfprotov6.DiagnosticSeverityError, "membership_names"},
 		{"lean read, type matches nothing", strict, map[string]tftypes.Value{"membership_types": stringSet("none"), "include_records": tftypes.NewValue(tftypes.Bool, false)},
 			tfprotov6.DiagnosticSeverityError, "membership_types"},
-		{"unknown status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, tfprotov6.DiagnosticSeverityError, "status"},
-		{"known status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 100)}, 0, ""},
+		{"unknown status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.String, "10")}, tfprotov6.DiagnosticSeverityError, "status"},
+		{"known status", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.String, "100")}, 0, ""},
+		{"known status by name", strict, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.String, "Active")}, 0, ""},
 		{"not strict: a warning", nil, map[string]tftypes.Value{"membership_names": stringSet("Studnet")}, tfprotov6.DiagnosticSeverityWarning, "membership_names"},
-		{"not strict: unknown status warns once", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10)}, tfprotov6.DiagnosticSeverityWarning, "status"},
+		{"not strict: unknown status warns once", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.String, "10")}, tfprotov6.DiagnosticSeverityWarning, "status"},
 		{"the data source lenient under a strict provider", strict, map[string]tftypes.Value{"membership_names": stringSet("Studnet"), "strict_filters": tftypes.NewValue(tftypes.Bool, false)},
 			tfprotov6.DiagnosticSeverityWarning, "membership_names"},
-		{"the data source strict under a lenient provider", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.Number, 10), "strict_filters": tftypes.NewValue(tftypes.Bool, true)},
+		{"the data source strict under a lenient provider", nil, map[string]tftypes.Value{"status": tftypes.NewValue(tftypes.String, "10"), "strict_filters": tftypes.NewValue(tftypes.Bool, true)},
 			tfprotov6.DiagnosticSeverityError, "status"},
 	}
 	for _, tc := range cases {
@@ -181,22 +182,28 @@ func TestStrictFiltersMakeThemErrors(t *testing.T) {
 	}
 }
 
-// Validation refuses a status that is not a whole number with the
-// provider's message, and says nothing of a code the API does not
-// document: the read warns of it, once (TestStrictFiltersMakeThemErrors).
+// Validation (`terraform validate`) refuses a status that is neither a
+// name nor a whole number, with the parse's message (TestParseStatusRefuses)
+// on the attribute, and says nothing of a code the API does not document:
+// the read warns of it, once (TestStrictFiltersMakeThemErrors). A number
+// written in the configuration arrives as a string: Terraform converts it.
 func TestStatusValidation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testServer(context.Background(), nil)
 	for _, tc := range []struct {
-		status float64
-		fails  bool
-	}{{10, false}, {999, false}, {100, false}, {350, false}, {100.5, true}} {
+		status string
+		want   string // "": no diagnostic
+	}{
+		{"10", ""}, {"999", ""}, {"100", ""}, {"350", ""}, {"active", ""}, {"Cancelled", ""},
+		{"100.5", `status = "100.5" is neither a status name nor a whole-number code`},
+		{"activ", `status = "activ" is neither a status name nor a whole-number code. Write a name or its code: ` + knownStatusCodes()},
+	} {
 		vals := map[string]tftypes.Value{}
 		if err := emptyConfig(membershipsDef).As(&vals); err != nil {
 			t.Fatal(err)
 		}
-		vals["status"] = tftypes.NewValue(tftypes.Number, tc.status)
+		vals["status"] = tftypes.NewValue(tftypes.String, tc.status)
 		cfg, err := tfprotov6.NewDynamicValue(membershipsDef.stateType, tftypes.NewValue(membershipsDef.stateType, vals))
 		if err != nil {
 			t.Fatal(err)
@@ -205,20 +212,19 @@ func TestStatusValidation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !tc.fails {
+		if tc.want == "" {
 			if len(resp.Diagnostics) != 0 {
-				t.Errorf("status = %v: %v, want no diagnostics", tc.status, resp.Diagnostics)
+				t.Errorf("status = %q: %v, want no diagnostics", tc.status, resp.Diagnostics)
 			}
 			continue
 		}
 		if len(resp.Diagnostics) != 1 {
-			t.Fatalf("status = %v: %v, want one error", tc.status, resp.Diagnostics)
+			t.Fatalf("status = %q: %v, want one error", tc.status, resp.Diagnostics)
 		}
 		d := resp.Diagnostics[0]
-		want := "status is 100.5, not a whole number: write it without a fraction, such as 100"
-		if d.Severity != tfprotov6.DiagnosticSeverityError || !strings.Contains(d.Detail, want) || strings.Contains(d.Detail, "provider developer") ||
+		if d.Severity != tfprotov6.DiagnosticSeverityError || d.Summary != "Invalid status" || !strings.Contains(d.Detail, tc.want) ||
 			!d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("status")) {
-			t.Errorf("status = %v: %v %q on %v, want an error on status saying %q", tc.status, d.Severity, d.Detail, d.Attribute, want)
+			t.Errorf("status = %q: %v %q %q on %v, want an error on status saying %q", tc.status, d.Severity, d.Summary, d.Detail, d.Attribute, tc.want)
 		}
 	}
 }
@@ -237,7 +243,7 @@ func TestFilterWarningQuotesServerTextRedacted(t *testing.T) {
 		`{"_id":"m-2","status":100,"membership_name":"` + long + `"}`,
 	}})
 	fast, framework := readOnBothPaths(t, url, map[string]tftypes.Value{
-		"membership_names": stringSet("Platinum"), "status": tftypes.NewValue(tftypes.Number, 100),
+		"membership_names": stringSet("Platinum"), "status": tftypes.NewValue(tftypes.String, "100"),
 	})
 	for path, resp := range map[string]*tfprotov6.ReadDataSourceResponse{"fast": fast, "framework": framework} {
 		if len(resp.Diagnostics) != 1 {

@@ -1,5 +1,5 @@
 # Grant access only while the membership is active: an e-mail from your
-# identity provider, looked up among active memberships (status 100). A
+# identity provider, looked up among active memberships (status "active"). A
 # person who is not (or no longer) an active member is found = false. The
 # defaults are members of joinit-sandbox's demo organization, so the example
 # plans against it as it is.
@@ -10,7 +10,7 @@ variable "contractor_email" {
 
 data "joinit_membership" "contractor" {
   email         = var.contractor_email # compared without regard to case
-  status        = 100
+  status        = "active"
   allow_missing = true
 }
 
@@ -32,7 +32,7 @@ variable "on_call_emails" {
 data "joinit_membership" "on_call" {
   for_each      = var.on_call_emails
   email         = each.value
-  status        = 100
+  status        = "active"
   allow_missing = true
 }
 

@@ -7,7 +7,7 @@ output "visible_types" {
 
 # Memberships joined to their type's price, in the currency's smallest unit.
 data "joinit_memberships" "active" {
-  status = 100
+  status = "active"
 }
 
 locals {

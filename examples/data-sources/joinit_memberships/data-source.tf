@@ -1,6 +1,7 @@
-# Every active membership (status 100), with profile and custom answers.
+# Every active membership, with profile and custom answers. A status is
+# written by name, or by its code: status = 100 reads the same.
 data "joinit_memberships" "active" {
-  status = 100
+  status = "active"
 }
 
 # A lean read for large organizations: only ids and e-mail addresses, no
@@ -12,20 +13,20 @@ data "joinit_memberships" "everyone" {
 # Only the attributes a module uses: records holds objects with exactly
 # these attributes; phones, birthdays and addresses stay out of state.
 data "joinit_memberships" "active_slim" {
-  status = 100
+  status = "active"
   fields = ["email", "membership_name"]
 }
 
 # Only some membership types, filtered by the provider after the read.
 data "joinit_memberships" "corporate_and_family" {
-  status           = 100
+  status           = "active"
   membership_names = ["Corporate", "Family"]
   include_records  = false
 }
 
 # Keep each record's JSON to reach fields the schema does not model.
 data "joinit_memberships" "active_raw" {
-  status           = 100
+  status           = "active"
   include_raw_json = true
 }
 

@@ -14,16 +14,16 @@ terraform {
 }
 
 data "joinit_memberships" "active" {
-  status = 100
+  status = "active"
 }
 
 data "joinit_memberships" "active_emails" {
-  status          = 100
+  status          = "active"
   include_records = false
 }
 
 data "joinit_memberships" "names" {
-  status = 100
+  status = "active"
   fields = ["email", "membership_name"]
 }
 

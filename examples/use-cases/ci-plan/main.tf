@@ -39,7 +39,7 @@ variable "min_active_members" {
 }
 
 data "joinit_memberships" "active" {
-  status          = 100
+  status          = "active"
   include_records = false
 
   lifecycle {

@@ -68,7 +68,7 @@ variable "membership_names" {
 
 # Lean read: ids and e-mail addresses of active memberships only.
 data "joinit_memberships" "active_emails" {
-  status           = 100
+  status           = "active"
   include_records  = false
   membership_names = var.membership_names
 
@@ -88,7 +88,7 @@ data "joinit_memberships" "active_emails" {
 data "joinit_memberships" "active" {
   count = var.per_membership_type_groups ? 1 : 0
 
-  status           = 100
+  status           = "active"
   fields           = ["email", "membership_name"]
   membership_names = var.membership_names
 }

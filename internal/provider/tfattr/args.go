@@ -1,6 +1,7 @@
 package tfattr
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -135,6 +136,49 @@ func StrArg[S any](name, desc string, field func(*S) **string, validators ...val
 		return nil
 	}
 	return a
+}
+
+// ParsedStrArg declares an optional string kept in state as configured
+// (Terraform requires a configured value back unchanged) and turned by
+// parse into the value the read uses, in *to(state). The same parse is its
+// validator, so `terraform validate` refuses what the read would, in the
+// same words; the read's parse checks a value unknown at validation. A
+// number written for it is a string by then: Terraform converts it.
+func ParsedStrArg[S, T any](name, desc string, field func(*S) **string, parse func(string) (T, error), to func(*S) **T) Attr {
+	a := StrArg(name, desc, field, parsedString[T](parse))
+	configured := a.parse
+	a.parse = func(args arguments, state any) error {
+		s := parentAs[S](state)
+		if err := configured(args, state); err != nil || *field(s) == nil {
+			return err
+		}
+		v, err := parse(**field(s))
+		if err != nil {
+			return &ArgError{name, err.Error()}
+		}
+		*to(s) = &v
+		return nil
+	}
+	return a
+}
+
+// parsedString is a ParsedStrArg's parse as its validator. Its error
+// names the attribute and the value itself, as the read's does.
+type parsedString[T any] func(string) (T, error)
+
+func (p parsedString[T]) Description(context.Context) string {
+	return "must be one of the values the attribute's description lists"
+}
+
+func (p parsedString[T]) MarkdownDescription(ctx context.Context) string { return p.Description(ctx) }
+
+func (p parsedString[T]) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := p(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(), err.Error())
+	}
 }
 
 // StringSetArg declares an optional set of strings.
