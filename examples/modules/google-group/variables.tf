@@ -1,12 +1,10 @@
-# The group.
-
 variable "group_email" {
   description = "The Google Workspace group this module keeps: its address (or its id). The root's import block adopts it as groups/<group_email>."
   type        = string
 }
 
 variable "keep_members" {
-  description = "Addresses that stay in the group whatever Join It says, each with its role: the group's owners and managers (OWNER, MANAGER), or anyone else (MEMBER). Write each as Google lists it when the group holds it already (the Admin console, or the data source's members), else in lower case. They count neither toward min_members nor as removals; a Join It member listed here gets this role."
+  description = "Addresses kept whatever Join It says, each with its role: the group's owners and managers (OWNER, MANAGER), or anyone (MEMBER). Write each as Google lists it when the group holds it, else in lower case. They count neither toward min_members nor as removals; a Join It member listed here gets this role."
   type        = map(string)
   default     = {}
 
@@ -27,7 +25,7 @@ variable "member_domains" {
   }
 }
 
-# What to read from Join It: passed to member-sync.
+# Passed to member-sync.
 
 variable "status" {
   description = "Membership status of the members the group holds: a name (prospective, pending, active, expired, cancelled) or its code. Every sync module called with the same status (and no other fields) shares one read of Join It."
@@ -40,8 +38,6 @@ variable "membership_names" {
   type        = set(string)
   default     = null
 }
-
-# The guards: passed to member-sync, which checks them.
 
 variable "min_members" {
   description = "Fewest Join It members (after member_domains, keep_members not counted) a plan may give the group. Fewer stops the plan: a wrong token, organization or filter must not empty the group."

@@ -3,9 +3,10 @@
 mock_provider "joinit" {}
 mock_provider "slack" {}
 
+# An empty group: were the read let through, no other guard would stop it.
 override_data {
   target = data.slack_usergroup.this
-  values = { id = "S0123ABCD", handle = "members", description = "", channels = [], users = ["U0ADA"] }
+  values = { id = "S0123ABCD", handle = "members", description = "", channels = [], users = [] }
 }
 
 run "another_organization_stops_the_plan" {
