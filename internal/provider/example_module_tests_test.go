@@ -23,70 +23,24 @@ const (
 	emailChange        // three sandboxes of one seed, a member's address changed in two (startEmailChange)
 )
 
-// The example modules' own tests pass under `terraform test` on the real
-// terraform, every run of them: the offline ones with the provider mocked
-// (its base URL points at a closed port and it has no token, so a read
-// that escaped the mock would fail), the sandbox ones against a sandbox,
-// the e-mail change ones against a sandbox before and after the change.
-func TestAccExample_moduleTests(t *testing.T) {
+// The module of examples/testing/every-data-source passes its own mock
+// test under terraform test on the real terraform, every run of it, with
+// the provider mocked: its base URL points at a closed port and it has no
+// token, so a read that escaped the mock would fail. The sync modules'
+// tests are TestAccModules_tests.
+func TestAccExample_everyDataSourceMockTest(t *testing.T) {
 	if testing.Short() || !acceptance() {
 		t.Skip("an acceptance test: set TF_ACC=1")
 	}
 	t.Parallel()
-	for _, c := range []struct {
-		example, tests string
-		api            int
-	}{
-		{"testing/every-data-source", "tests", offline},
-		{"modules/member-sync", "tests", offline},
-		{"modules/member-sync", "sandbox-tests", oneSandbox},
-		{"modules/member-sync", "email-change-tests", emailChange},
-		// mock_provider "github" on the real provider's schema (v6.13.0).
-		{"modules/github-team", "tests", offline},
-		{"modules/github-team", "sandbox-tests", oneSandbox},
-		{"modules/github-team", "email-change-tests", emailChange},
-		// mock_provider "openstack" on the real provider's schema (v3.4.0);
-		// make e2e applies it against a real Keystone.
-		{"modules/openstack-group", "tests", offline},
-		{"modules/openstack-group", "email-change-tests", emailChange},
-	} {
-		t.Run(c.example+"/"+c.tests, func(t *testing.T) {
-			t.Parallel()
-			env := map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}
-			var tfvars string
-			switch c.api {
-			case oneSandbox:
-				s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 63, Memberships: 60})
-				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
-			case emailChange:
-				var s *sandbox.Server
-				var url string
-				s, url, tfvars = startEmailChange(t)
-				env = map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken, envOrganization: s.OrganizationID()}
-			}
-			dir := copyExample(t, c.example)
-			useTestsDir(t, dir, c.tests)
-			if tfvars != "" {
-				writeFile(t, filepath.Join(dir, "tests", "terraform.tfvars"), tfvars)
-			}
-			want := runBlocks(t, filepath.Join(dir, "tests"))
-			var overrides map[string]string
-			switch {
-			case strings.HasPrefix(c.example, "modules/github-team"):
-				dir := gitHubProvider.providerDir(t)
-				overrides = map[string]string{"registry.terraform.io/integrations/github": dir, "registry.opentofu.org/integrations/github": dir}
-			case strings.HasPrefix(c.example, "modules/openstack-group"):
-				dir := openStackProvider.providerDir(t)
-				overrides = map[string]string{"registry.terraform.io/terraform-provider-openstack/openstack": dir, "registry.opentofu.org/terraform-provider-openstack/openstack": dir}
-			}
-			tf := newCLITerraformWith(t, dir, env, overrides)
-			var out bytes.Buffer
-			err := tf.Test(context.Background(), &out)
-			summary := testSummary(t, out.Bytes())
-			if err != nil || summary.Status != "pass" || summary.Passed != want {
-				t.Fatalf("terraform test: %v; %+v, want %d runs passed\n%s\n%s", err, summary, want, out.String(), tf.output())
-			}
-		})
+	dir := copyExample(t, "testing/every-data-source")
+	want := runBlocks(t, filepath.Join(dir, "tests"))
+	tf := newCLITerraformWith(t, dir, map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}, nil)
+	var out bytes.Buffer
+	err := tf.Test(context.Background(), &out)
+	summary := testSummary(t, out.Bytes())
+	if err != nil || summary.Status != "pass" || summary.Passed != want {
+		t.Fatalf("terraform test: %v; %+v, want %d runs passed\n%s\n%s", err, summary, want, out.String(), tf.output())
 	}
 }
 
@@ -178,56 +132,6 @@ func servedEmail(t *testing.T, s *sandbox.Server, id string) string {
 	}
 	t.Fatalf("no membership %s", id)
 	return ""
-}
-
-// The root configurations that call a module of examples/modules (rendered
-// on the GitHub teams and OpenStack Keystone guide pages) are valid on the
-// real terraform with the downstream provider's real schema: the module
-// tests above check the modules, this the calls. make e2e also applies the
-// Keystone one.
-func TestAccExample_useCasesOfModulesValidate(t *testing.T) {
-	if testing.Short() || !acceptance() {
-		t.Skip("an acceptance test: set TF_ACC=1")
-	}
-	t.Parallel()
-	for _, c := range []struct {
-		useCase, module, address string
-		provider                 *toolProvider
-	}{
-		{"github-team-sync", "github-team", "integrations/github", gitHubProvider},
-		{"keystone-group-sync", "openstack-group", "terraform-provider-openstack/openstack", openStackProvider},
-	} {
-		t.Run(c.useCase, func(t *testing.T) {
-			t.Parallel()
-			// The layout of examples/, which the call's source names.
-			dir := t.TempDir()
-			for _, p := range []string{"use-cases/" + c.useCase, "modules/" + c.module} {
-				if err := os.CopyFS(filepath.Join(dir, p), os.DirFS(filepath.Join("..", "..", "examples", p))); err != nil {
-					t.Fatal(err)
-				}
-			}
-			bin := c.provider.providerDir(t)
-			tf := newCLITerraformWith(t, filepath.Join(dir, "use-cases", c.useCase), nil,
-				map[string]string{"registry.terraform.io/" + c.address: bin, "registry.opentofu.org/" + c.address: bin})
-			ctx := context.Background()
-			if err := tf.Get(ctx); err != nil {
-				t.Fatalf("terraform get: %v\n%s", err, tf.output())
-			}
-			v, err := tf.Validate(ctx)
-			if err != nil {
-				t.Fatalf("terraform validate: %v\n%s", err, tf.output())
-			}
-			if !v.Valid || v.ErrorCount > 0 {
-				t.Fatalf("terraform validate: valid %v, %d errors: %+v", v.Valid, v.ErrorCount, v.Diagnostics)
-			}
-			for _, d := range v.Diagnostics {
-				// The overrides' own warning, which every run of this harness has.
-				if d.Summary != "Provider development overrides are in effect" {
-					t.Errorf("terraform validate: %s: %s: %s", d.Severity, d.Summary, d.Detail)
-				}
-			}
-		})
-	}
 }
 
 // runBlocks counts the run blocks of the test files in dir.
