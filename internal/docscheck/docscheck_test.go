@@ -186,7 +186,7 @@ const syncSubcategory = "Syncing groups"
 // links every other sync page.
 const (
 	corePage          = "docs/guides/sso-group-sync.md"
-	downstreamSection = "one-page-per-downstream"
+	downstreamSection = "one-module-per-downstream"
 )
 
 // Every page has the frontmatter the registries show: a title and a

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -159,7 +160,8 @@ func moduleNames(t *testing.T) []string {
 // tests/ with the providers mocked (the base URL a closed port, no token:
 // a read that escaped the mock would fail), sandbox-tests/ against a
 // sandbox, email-change-tests/ against sandboxes before and after a member
-// changes their address (startEmailChange).
+// changes their address (startEmailChange). A downstream module's
+// guard-tests/ are TestAccModules_guardTests.
 func TestAccModules_tests(t *testing.T) {
 	if testing.Short() || !acceptance() {
 		t.Skip("an acceptance test: set TF_ACC=1")
@@ -205,9 +207,104 @@ func runModuleTests(t *testing.T, name, tests string, env map[string]string, tfv
 	}
 	want := runBlocks(t, filepath.Join(dir, "tests"))
 	tf := newCLITerraformWith(t, dir, env, downstreamOverrides(t, dir))
+	// terraform test installs no module: member-sync, beside it, is one.
+	if err := tf.Get(context.Background()); err != nil {
+		return tf.output(), terraformTestSummary{Status: "no summary"}, want, fmt.Errorf("terraform get: %w", err)
+	}
 	var out bytes.Buffer
 	err := tf.Test(context.Background(), &out)
 	return out.String() + tf.output(), testSummary(t, out.Bytes()), want, err
+}
+
+// guardStops are the files of a downstream module's guard-tests/ and what
+// member-sync says when the guard each names stops the plan.
+var guardStops = map[string]string{
+	"min-members.tftest.hcl":  "fewer than min_members",
+	"max-removals.tftest.hcl": "more than max_removals allows",
+	"organization.tftest.hcl": "of another organization than",
+}
+
+// A downstream module hands member-sync its guard settings, its current
+// members and what its lookups found: each file of its guard-tests/ holds
+// one run that the guard the file names must stop, with member-sync's
+// message, so a guard weakened in member-sync, or a setting the module
+// does not pass on, fails here, named. (expect_failures names only the
+// root module's objects, and member-sync is a child of the module.)
+func TestAccModules_guardTests(t *testing.T) {
+	if testing.Short() || !acceptance() {
+		t.Skip("an acceptance test: set TF_ACC=1")
+	}
+	t.Parallel()
+	for _, name := range moduleNames(t) {
+		if name == "member-sync" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			guards := filepath.Join("..", "..", "examples", "modules", name, "guard-tests")
+			for file := range guardStops {
+				if _, err := os.Stat(filepath.Join(guards, file)); err != nil {
+					t.Errorf("examples/modules/%s/guard-tests/%s: missing: each downstream module shows each of member-sync's guards stopping its plan", name, file)
+				}
+			}
+			env := map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}
+			out, _, want, err := runModuleTests(t, name, "guard-tests", env, "")
+			if err == nil && want > 0 && !strings.Contains(out, `"@testrun"`) {
+				t.Fatalf("examples/modules/%s/guard-tests: terraform test ran nothing\n%s", name, out)
+			}
+			stopped := guardRuns(out)
+			if len(stopped) != want {
+				t.Errorf("examples/modules/%s/guard-tests: %d runs reported, want %d (one a file)\n%s", name, len(stopped), want, out)
+			}
+			for file, r := range stopped {
+				wantSaid, ok := guardStops[file]
+				switch {
+				case !ok:
+					t.Errorf("examples/modules/%s/guard-tests/%s: not a guard's file (%v)", name, file, slices.Sorted(maps.Keys(guardStops)))
+				case r.status == "pass":
+					t.Errorf("examples/modules/%s/guard-tests/%s: run %q passed: member-sync's guard did not stop the plan (weakened, or the module does not pass its setting on)", name, file, r.run)
+				case !slices.ContainsFunc(r.said, func(d string) bool { return strings.Contains(d, wantSaid) }):
+					t.Errorf("examples/modules/%s/guard-tests/%s: run %q stopped, but not saying %q: %q", name, file, r.run, wantSaid, r.said)
+				}
+			}
+		})
+	}
+}
+
+// guardRun is one run of terraform test -json: its status and what its
+// diagnostics said.
+type guardRun struct {
+	run, status string
+	said        []string
+}
+
+// guardRuns reads terraform test -json's lines into the runs of each file.
+func guardRuns(out string) map[string]*guardRun {
+	runs := map[string]*guardRun{}
+	for _, line := range strings.Split(out, "\n") {
+		var l struct {
+			File       string                            `json:"@testfile"`
+			Run        string                            `json:"@testrun"`
+			Diagnostic struct{ Summary, Detail string }  `json:"diagnostic"`
+			TestRun    struct{ Progress, Status string } `json:"test_run"`
+		}
+		if json.Unmarshal([]byte(line), &l) != nil || l.Run == "" {
+			continue
+		}
+		file := filepath.Base(l.File)
+		r := runs[file]
+		if r == nil {
+			r = &guardRun{run: l.Run}
+			runs[file] = r
+		}
+		if l.TestRun.Progress == "complete" {
+			r.status = l.TestRun.Status
+		}
+		if l.Diagnostic.Detail != "" {
+			r.said = append(r.said, l.Diagnostic.Detail)
+		}
+	}
+	return runs
 }
 
 // Each root configuration of examples/use-cases, the module calls a user
@@ -384,4 +481,39 @@ func failedRuns(out string) []string {
 		}
 	}
 	return failed
+}
+
+// Two syncs in one configuration read Join It once: the Slack and the
+// Google module each call member-sync with the same selection, and the
+// provider shares identical reads within a run, so the sandbox is asked
+// for the first page of memberships once.
+func TestAccExample_twoSyncsReadJoinItOnce(t *testing.T) {
+	if testing.Short() || !acceptance() {
+		t.Skip("an acceptance test: set TF_ACC=1")
+	}
+	t.Parallel()
+	s, url := sandbox.StartForTest(t, sandbox.Options{Seed: 73, Memberships: 60})
+	dir := filepath.Join(copyExamples(t), "use-cases", "slack-and-google")
+	useTestsDir(t, dir, "sandbox-tests")
+	writeFile(t, filepath.Join(dir, "terraform.tfvars"), fmt.Sprintf("joinit_organization_id = %q\n", s.OrganizationID()))
+	want := runBlocks(t, filepath.Join(dir, "tests"))
+	tf := newCLITerraformWith(t, dir, map[string]string{envBaseURL: url, envAccessToken: sandbox.DefaultToken}, downstreamOverrides(t, dir))
+	ctx := context.Background()
+	if err := tf.Get(ctx); err != nil {
+		t.Fatalf("terraform get: %v\n%s", err, tf.output())
+	}
+	var out bytes.Buffer
+	err := tf.Test(ctx, &out)
+	if summary := testSummary(t, out.Bytes()); err != nil || summary.Status != "pass" || summary.Passed != want {
+		t.Fatalf("terraform test: %v; %+v, want %d runs passed; failed: %s\n%s", err, summary, want, strings.Join(failedRuns(out.String()), "; "), out.String())
+	}
+	var firstPages []string
+	for _, r := range s.RequestLog() {
+		if r.Endpoint == sandbox.EndpointMemberships && r.Query.Get("page") == "1" {
+			firstPages = append(firstPages, r.Query.Encode())
+		}
+	}
+	if len(firstPages) != 1 {
+		t.Fatalf("the memberships' first page was asked %d times (%q): want one read for the two syncs", len(firstPages), firstPages)
+	}
 }

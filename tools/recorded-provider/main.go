@@ -1,7 +1,7 @@
 // Command recorded-provider is a stand-in Terraform provider: it serves the
 // schema of another project's provider as recorded in schemas/NAME.json
 // (scripts/record-schema.sh), so that terraform validate, and terraform test
-// with mock_provider, run on our recipes offline, without that provider.
+// with mock_provider, run on our sync modules offline, without that provider.
 // It answers only the schema and the Validate calls; every call that would
 // reach an API fails, saying it is a stand-in.
 //

@@ -43,7 +43,7 @@ locals {
   found_ids = toset([for u in local.users : u.object_id])
   # Entra's spelling; members are lower-cased already.
   found_mails = toset([for u in local.users : lower(u.mail)])
-  not_found   = sort([for a in module.sync.members : a if !contains(local.found_mails, a)])
+  not_found   = sort(setsubtract(module.sync.members, local.found_mails))
 }
 
 resource "azuread_group_member" "this" {

@@ -15,5 +15,5 @@ output "to_remove" {
 
 output "not_found" {
   description = "The Join It addresses the group cannot hold: those outside member_domains, sorted. Addresses: a root should output its length(), so that no plan log holds personal data."
-  value       = sort([for a in module.sync.members : a if !contains(local.in_domains, a)])
+  value       = sort(setsubtract(module.sync.members, local.in_domains))
 }

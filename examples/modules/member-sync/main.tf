@@ -35,13 +35,15 @@ locals {
 
   # The keys the group should hold, and those it holds, by their compared
   # form; each keeps one spelling: the group's own for a key it holds (so
-  # its resource sees no change), else the one given.
+  # its resource sees no change), else the one given. A key is found by
+  # index (can, try): lookup() and contains() take time in the size of the
+  # collection at each call, minutes for 10,000 members.
   keys      = var.desired_members == null ? local.members : var.desired_members
   desired   = { for k in local.keys : lower(trimspace(k)) => k... if trimspace(k) != "" }
   current   = { for k in var.current_members : lower(trimspace(k)) => k... }
   planned   = sort([for c, spellings in local.desired : try(local.current[c][0], spellings[0])])
-  to_add    = sort([for c, spellings in local.desired : spellings[0] if length(lookup(local.current, c, [])) == 0])
-  to_remove = sort(flatten([for c, spellings in local.current : spellings if length(lookup(local.desired, c, [])) == 0]))
+  to_add    = sort([for c, spellings in local.desired : spellings[0] if !can(local.current[c])])
+  to_remove = sort(flatten([for c, spellings in local.current : spellings if !can(local.desired[c])]))
 
   # A fraction counts the current members, rounded down.
   max_removals = var.max_removals < 1 ? floor(var.max_removals * length(var.current_members)) : var.max_removals

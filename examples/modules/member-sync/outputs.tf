@@ -10,7 +10,7 @@ output "addresses" {
 
 output "memberships_without_address" {
   description = "The id of each membership read without an e-mail address: no downstream user can be found for it. Ids, not addresses, so a plan log holds no personal data."
-  value       = sort([for r in data.joinit_memberships.this.records : r.id if !contains(keys(local.addresses), r.id)])
+  value       = sort([for r in data.joinit_memberships.this.records : r.id if !can(local.addresses[r.id])])
 }
 
 output "members" {

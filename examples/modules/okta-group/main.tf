@@ -48,7 +48,7 @@ locals {
   found_ids = toset([for u in local.found : u.id])
   # Okta answers with its own spelling; members are lower-cased already.
   found_addresses = toset([for u in local.found : lower(u.email) if u.email != null])
-  not_found       = sort([for a in module.sync.members : a if !contains(local.found_addresses, a)])
+  not_found       = sort(setsubtract(module.sync.members, local.found_addresses))
 }
 
 resource "okta_group_memberships" "this" {

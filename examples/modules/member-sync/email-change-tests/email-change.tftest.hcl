@@ -2,7 +2,7 @@
 # sandboxes of one seed: the one of JOINIT_BASE_URL as it was, one where
 # the member's address changed only in case (after_case_url), one where it
 # changed to another address (after_new_url). The provider's make test
-# (TestAccExample_moduleTests) starts them, makes the changes through the
+# (TestAccModules_tests) starts them, makes the changes through the
 # sandbox's ChangeEmail and writes terraform.tfvars here: the two URLs, the
 # member's address before (old_email) and after each change (case_email,
 # new_email), as Join It keeps them, case included.
