@@ -11,6 +11,9 @@
 //
 // TestEmailChangeOnKeystone, in the same way, follows a member who changes
 // their e-mail address (the sandbox's ChangeEmail): only in case, nothing
-// changes; to another address, one run moves the group membership from the
-// old user to a new one.
+// changes; to another address, one run renames their user, which keeps its
+// id, its group membership and a role given to it.
+//
+// Both copy the configuration with the modules it uses (openstack-group and
+// member-sync), its git module source pointed at the copy.
 package e2e

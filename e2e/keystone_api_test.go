@@ -54,28 +54,102 @@ func (k *keystoneAPI) login(ctx context.Context) error {
 
 // get decodes the JSON answer to GET path (relative to …/v3) into v.
 func (k *keystoneAPI) get(ctx context.Context, path string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, k.url+path, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("X-Auth-Token", k.token)
-	resp, err := k.http.Do(req)
+	resp, err := k.do(ctx, http.MethodGet, path, http.StatusOK)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return fmt.Errorf("GET %s: %s", path, resp.Status)
-	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }
 
-// keystoneUser is a user as Keystone lists it.
+// do sends a request without a body to path (relative to …/v3), which
+// must be answered with status want.
+func (k *keystoneAPI) do(ctx context.Context, method, path string, want int) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, k.url+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Auth-Token", k.token)
+	resp, err := k.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != want {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s %s: %s", method, path, resp.Status)
+	}
+	return resp, nil
+}
+
+// idOf is the id of the one project or role (kind "projects", "roles")
+// of that name.
+func (k *keystoneAPI) idOf(ctx context.Context, kind, name string) (string, error) {
+	var answer map[string]json.RawMessage // the list, and "links"
+	if err := k.get(ctx, "/"+kind+"?name="+url.QueryEscape(name), &answer); err != nil {
+		return "", err
+	}
+	var list []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(answer[kind], &list); err != nil {
+		return "", fmt.Errorf("%s named %s: %w", kind, name, err)
+	}
+	if len(list) != 1 {
+		return "", fmt.Errorf("%d %s named %s", len(list), kind, name)
+	}
+	return list[0].ID, nil
+}
+
+// grantRole gives a user a role on a project, both by name, as an operator
+// would: what the module never touches and a user's id carries.
+func (k *keystoneAPI) grantRole(ctx context.Context, userID, project, role string) error {
+	p, err := k.idOf(ctx, "projects", project)
+	if err != nil {
+		return err
+	}
+	r, err := k.idOf(ctx, "roles", role)
+	if err != nil {
+		return err
+	}
+	resp, err := k.do(ctx, http.MethodPut, "/projects/"+p+"/users/"+userID+"/roles/"+r, http.StatusNoContent)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	return nil
+}
+
+// hasRole says whether a user holds a role on a project (both by name)
+// directly.
+func (k *keystoneAPI) hasRole(ctx context.Context, userID, project, role string) (bool, error) {
+	p, err := k.idOf(ctx, "projects", project)
+	if err != nil {
+		return false, err
+	}
+	r, err := k.idOf(ctx, "roles", role)
+	if err != nil {
+		return false, err
+	}
+	var list struct {
+		RoleAssignments []json.RawMessage `json:"role_assignments"`
+	}
+	q := url.Values{"user.id": {userID}, "scope.project.id": {p}, "role.id": {r}}
+	if err := k.get(ctx, "/role_assignments?"+q.Encode(), &list); err != nil {
+		return false, err
+	}
+	return len(list.RoleAssignments) > 0, nil
+}
+
+// keystoneUser is a user as Keystone lists it: its extra attributes come
+// as fields of their own.
 type keystoneUser struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Enabled bool   `json:"enabled"`
+	// The module's key of the user: the id of the oldest membership of
+	// its address.
+	MembershipID string `json:"joinit_membership_id"`
 }
 
 // groupMembers is the names of the group's users; ok is false while no

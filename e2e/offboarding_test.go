@@ -127,7 +127,7 @@ func TestOffboardingOnKeystone(t *testing.T) {
 	if len(runs) != 1 || runs[0].exit != 0 {
 		t.Fatalf("f. after the restart: runs %+v, want exactly one, successful", runs)
 	}
-	if n := w.removals(email); n != 1 {
+	if n := w.removals(w.userKey(email)); n != 1 {
 		t.Fatalf("f. the member's group membership was destroyed %d times in all runs, want once", n)
 	}
 	w.step("f. gone from the group %.1fs after the cancellation, by one run", time.Since(at).Seconds())
@@ -139,15 +139,26 @@ func TestOffboardingOnKeystone(t *testing.T) {
 	w.step("the group holds exactly the active members; %d runs, none overlapping", len(w.sync.runs()))
 }
 
-// removals counts the applies that destroyed the address's group
-// membership.
-func (w *world) removals(email string) int {
+// removals counts the applies that destroyed the group membership of the
+// user of that key.
+func (w *world) removals(key string) int {
 	n := 0
-	destroying := `module.group.openstack_identity_user_membership_v3.member["` + email + `"]: Destroying...`
+	destroying := `module.group.openstack_identity_user_membership_v3.member["` + key + `"]: Destroying...`
 	for _, r := range w.sync.runs() {
 		n += strings.Count(w.sync.applyLog(r.n), destroying)
 	}
 	return n
+}
+
+// userKey is the module's key of the address's user (it keeps users by
+// the id of the oldest membership of their address), as Keystone holds it.
+func (w *world) userKey(email string) string {
+	w.t.Helper()
+	u, err := w.keystone.user(context.Background(), email)
+	if err != nil || u == nil || u.MembershipID == "" {
+		w.t.Fatalf("the user of %s: %+v, %v; want one, with its membership id", email, u, err)
+	}
+	return u.MembershipID
 }
 
 // checkNoOverlap fails when a run found another still running, or two

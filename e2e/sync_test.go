@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,14 +57,23 @@ type syncWork struct {
 	env                []string
 }
 
-// newSyncWork copies examples/use-cases/keystone-group-sync and the module
-// it uses into dir, installs the module (terraform get: with every
+// gitSource is a module source of this repository as a copy of the root
+// configuration names it, at a tag; localSource puts the copy's own module
+// in its place.
+var gitSource = regexp.MustCompile(`"github\.com/joinit-community/terraform-provider-joinit//examples/(modules/[^"?]+)(\?ref=[^"]*)?"`)
+
+const localSource = `"../../$1"`
+
+// newSyncWork copies examples/use-cases/keystone-group-sync, the module it
+// uses and the module that one calls (member-sync) into dir, points the
+// configuration's module source (a git address at a tag, as a user copies
+// it) at the copy, installs the modules (terraform get: with every
 // provider a dev override, init would ask the registry for their
 // versions), and writes the sync script.
 func newSyncWork(t testing.TB, dir, terraform, organizationID string, maxRemovals int, env []string) *syncWork {
 	t.Helper()
 	root := repoRoot(t)
-	for _, p := range []string{"use-cases/keystone-group-sync", "modules/openstack-group"} {
+	for _, p := range []string{"use-cases/keystone-group-sync", "modules/openstack-group", "modules/member-sync"} {
 		dst := filepath.Join(dir, "examples", p)
 		if err := os.CopyFS(dst, os.DirFS(filepath.Join(root, "examples", p))); err != nil {
 			t.Fatal(err)
@@ -71,6 +81,17 @@ func newSyncWork(t testing.TB, dir, terraform, organizationID string, maxRemoval
 	}
 	w := &syncWork{t: t, dir: dir, tfDir: filepath.Join(dir, "examples", "use-cases", "keystone-group-sync"), terraform: terraform, env: env}
 	_ = os.RemoveAll(filepath.Join(w.tfDir, "tests"))
+	mainTF := filepath.Join(w.tfDir, "main.tf")
+	b, err := os.ReadFile(mainTF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gitSource.Match(b) {
+		t.Fatalf("%s names no module of this repository by its git address", mainTF)
+	}
+	if err := os.WriteFile(mainTF, gitSource.ReplaceAll(b, []byte(localSource)), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	w.script = filepath.Join(dir, "sync.sh")
 	body := fmt.Sprintf(syncScript, dir, terraform, w.tfDir, organizationID, maxRemovals)
 	if err := os.WriteFile(w.script, []byte(body), 0o700); err != nil {

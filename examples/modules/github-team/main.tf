@@ -2,22 +2,26 @@
 # username, in answer to a custom question: github_team_members holds the
 # whole team, so a member whose membership ends is removed at the next
 # apply. Members without a usable username are listed in an output, never a
-# failure. Three guards stop a plan before it does harm: too few usernames
-# (a wrong token, filter or question reads nobody), too many removals at
-# once, and records of another organization.
+# failure. The read and the guards (too few usernames, too many removals at
+# once, records of another organization) are examples/modules/member-sync's:
+# this module turns the answers into usernames, GitHub's rules, and keeps the
+# team.
 
-data "joinit_memberships" "team" {
+module "sync" {
+  source = "../member-sync"
+
   status           = var.status
   membership_names = var.membership_names
-  # Only what the sync and its guard read.
-  fields = ["id", "organization_id", "custom_answers"]
+  fields           = ["custom_answers"]
 
-  lifecycle {
-    postcondition {
-      condition     = var.organization_id == null || alltrue([for r in self.records : r.organization_id == null || r.organization_id == var.organization_id])
-      error_message = "Memberships of another organization than ${coalesce(var.organization_id, "-")} were read: the access token may belong to another organization. Nothing was changed."
-    }
-  }
+  # The team's own members now, as GitHub spells them, and the usernames it
+  # should hold; the core compares them without case, as GitHub does.
+  current_members = data.github_team.this.members
+  desired_members = values(local.usable)
+
+  min_members     = var.min_members
+  max_removals    = var.max_removals
+  organization_id = var.organization_id
 }
 
 data "github_team" "this" {
@@ -31,42 +35,32 @@ locals {
   # Each membership's answer, or null: custom_answers is null or lacks the
   # question for members who never answered.
   answers = {
-    for r in data.joinit_memberships.team.records : r.id =>
+    for r in module.sync.records : r.id =>
     try([for a in r.custom_answers : a.answer if a.question == var.username_question][0], null)
   }
-  # As GitHub compares usernames: without the "@" of a mention, white space
-  # or case.
+  # A username as members write it: without the "@" of a mention or the
+  # white space around it. GitHub compares usernames without case and
+  # github_team_members keeps them lower-cased.
   usernames = { for id, a in local.answers : id => a == null ? "" : lower(trimprefix(trimspace(a), "@")) }
   # GitHub's rule: letters, digits and single inner hyphens, 39 at most.
   usable = { for id, u in local.usernames : id => u if length(u) <= 39 && can(regex("^[a-z0-9]+(-[a-z0-9]+)*$", u)) }
 
-  desired   = toset(values(local.usable))
-  current   = toset([for u in data.github_team.this.members : lower(u)])
-  to_add    = sort(setsubtract(local.desired, local.current))
-  to_remove = sort(setsubtract(local.current, local.desired))
-
-  # A fraction counts the current members, rounded down.
-  max_removals = var.max_removals < 1 ? floor(var.max_removals * length(local.current)) : var.max_removals
+  maintainers = toset([for m in var.maintainers : lower(m)])
 }
 
 resource "github_team_members" "this" {
   # team_slug, not team_id: v6.13 deprecates team_id.
   team_slug = var.team_slug
 
+  # planned carries the core's guards: a plan that would hold fewer than
+  # min_members or remove more than max_removals stops here.
   dynamic "members" {
-    for_each = local.desired
+    for_each = toset([for u in module.sync.planned : lower(u)])
     content {
       username = members.value
       # Organization owners are reported as maintainers: name them, and the
       # team's maintainers, in maintainers, or the apply makes them members.
-      role = contains(var.maintainers, members.value) ? "maintainer" : "member"
-    }
-  }
-
-  lifecycle {
-    precondition {
-      condition     = length(local.to_remove) <= local.max_removals
-      error_message = "This plan would remove ${length(local.to_remove)} of the team's ${length(local.current)} members, more than max_removals allows (${local.max_removals}): nothing was changed. Check the filters, the question and the token; if the removals are meant, raise max_removals for this plan."
+      role = contains(local.maintainers, members.value) ? "maintainer" : "member"
     }
   }
 }

@@ -1,6 +1,16 @@
-output "members" {
-  description = "The group's members: e-mail addresses, lower-cased and sorted. Pass it back as previous_members at the next plan."
-  value       = sort(local.desired)
+output "planned" {
+  description = "The group's members after the apply, by user key (the id of the oldest Join It membership of the user's address), sorted. Ids, not addresses: pass it back as previous_members at the next plan. A plan that would hold fewer than min_members, or remove more than max_removals, stops first (the guards of member-sync)."
+  value       = module.sync.planned
+}
+
+output "to_add" {
+  description = "The user keys this plan adds to the group (against previous_members), sorted: members who became active, or whose user is new."
+  value       = module.sync.to_add
+}
+
+output "to_remove" {
+  description = "The user keys this plan removes from the group (against previous_members), sorted: their users are disabled, not deleted. A new address is no removal: the user is renamed."
+  value       = module.sync.to_remove
 }
 
 output "group_id" {
@@ -8,17 +18,7 @@ output "group_id" {
   value       = openstack_identity_group_v3.this.id
 }
 
-output "to_add" {
-  description = "Addresses this plan adds to the group (against previous_members), sorted."
-  value       = local.to_add
-}
-
-output "to_remove" {
-  description = "Addresses this plan removes from the group (against previous_members), sorted: their users are disabled, not deleted."
-  value       = local.to_remove
-}
-
-output "memberships_without_email" {
+output "memberships_without_address" {
   description = "The _id of each membership read without an e-mail address: they get no user. Ids, not addresses, so a plan log holds no personal data."
-  value       = sort([for id, email in local.emails : id if email == ""])
+  value       = module.sync.memberships_without_address
 }

@@ -1,10 +1,5 @@
-# Keeps the GitHub team "members" equal to the active Join It members who
-# gave their GitHub username, through examples/modules/github-team. In a
-# copy, point source at where the module is.
-#
-# The providers read their settings from the environment: JOINIT_BASE_URL
-# and JOINIT_ACCESS_TOKEN, and GITHUB_TOKEN (a token with members: write on
-# the organization).
+# The GitHub team "members": the active Join It members who gave their
+# GitHub username, through examples/modules/github-team.
 
 terraform {
   required_version = ">= 1.7"
@@ -21,10 +16,14 @@ terraform {
   }
 }
 
+# JOINIT_ACCESS_TOKEN (and JOINIT_BASE_URL for another API than Join It's).
 provider "joinit" {}
 
+# GITHUB_TOKEN: a token with the organization's Members permission (read
+# and write), or a GitHub App's GITHUB_APP_ID, GITHUB_APP_INSTALLATION_ID
+# and GITHUB_APP_PEM_FILE; GITHUB_OWNER instead of owner.
 provider "github" {
-  owner = "acme" # the GitHub organization; GITHUB_TOKEN with members: write
+  owner = "acme" # the GitHub organization
 }
 
 variable "joinit_organization_id" {
@@ -33,22 +32,25 @@ variable "joinit_organization_id" {
 }
 
 module "github_team" {
-  source          = "../../modules/github-team"
+  source = "github.com/joinit-community/terraform-provider-joinit//examples/modules/github-team?ref=v0.1.0"
+
   team_slug       = "members"
   min_members     = 50
   max_removals    = 0.1
   organization_id = var.joinit_organization_id
 }
 
-# Counts, not lists: a long list as a root output is costly to plan.
+# Adopts the team's members as they are. Only a root holds imports.
+import {
+  to = module.github_team.github_team_members.this
+  id = "members"
+}
+
+# Counts, not lists (what a plan adds and removes is in its diff).
 output "members" {
-  value = length(module.github_team.members)
+  value = length(module.github_team.planned)
 }
 
-output "to_add" {
-  value = length(module.github_team.to_add)
-}
-
-output "to_remove" {
-  value = length(module.github_team.to_remove)
+output "members_without_username" {
+  value = length(module.github_team.members_without_username)
 }

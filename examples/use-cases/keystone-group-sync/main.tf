@@ -1,14 +1,6 @@
-# Keeps a Keystone (OpenStack identity) group equal to the active Join It
-# members, through examples/modules/openstack-group: one Keystone user per
-# member's e-mail, enabled only while a membership is active. `make e2e`
-# applies this configuration against a real Keystone, started by the joinit-relay
-# on the sandbox's webhooks.
-#
-# The providers read their settings from the environment: JOINIT_BASE_URL,
-# JOINIT_ACCESS_TOKEN, and OpenStack's OS_AUTH_URL, OS_USERNAME,
-# OS_PASSWORD, OS_PROJECT_NAME, OS_USER_DOMAIN_NAME,
-# OS_PROJECT_DOMAIN_NAME and OS_REGION_NAME (an admin of the domain: it
-# creates users and groups).
+# A Keystone group of the active Join It members, and their users, through
+# examples/modules/openstack-group. `make e2e` applies it against a real
+# Keystone, started by joinit-relay on the sandbox's webhooks.
 
 terraform {
   required_version = ">= 1.7"
@@ -25,8 +17,12 @@ terraform {
   }
 }
 
+# JOINIT_ACCESS_TOKEN (and JOINIT_BASE_URL for another API than Join It's).
 provider "joinit" {}
 
+# OS_AUTH_URL, OS_USERNAME, OS_PASSWORD, OS_PROJECT_NAME,
+# OS_USER_DOMAIN_NAME, OS_PROJECT_DOMAIN_NAME, OS_REGION_NAME (or OS_CLOUD):
+# an admin of the domain.
 provider "openstack" {}
 
 variable "organization_id" {
@@ -40,19 +36,21 @@ variable "max_removals" {
   default     = 0.1
 }
 
-# The group as the last apply left it, for the max_removals guard: the
-# OpenStack provider has no data source that lists a group's users, so the
-# members output of this configuration's own state stands for it. Here the
-# state is local (during the plan, the file still holds the last apply's
-# state; before the first apply it is empty or absent, and no removal is
-# checked). With a remote backend, read the same output with
-# data "terraform_remote_state" from that backend.
+variable "existing_group_id" {
+  description = "The id of a Keystone group named joinit-members to adopt, when one exists already; null creates it."
+  type        = string
+  default     = null
+}
+
+# The group as the last apply left it, for max_removals: the members
+# output of this local state (none before the first apply). With a remote
+# backend, read it with data "terraform_remote_state".
 locals {
   previous_members = try(jsondecode(file("${path.root}/terraform.tfstate")).outputs.members.value, null)
 }
 
 module "group" {
-  source = "../../modules/openstack-group"
+  source = "github.com/joinit-community/terraform-provider-joinit//examples/modules/openstack-group?ref=v0.1.0"
 
   group_name       = "joinit-members"
   organization_id  = var.organization_id
@@ -60,12 +58,14 @@ module "group" {
   previous_members = local.previous_members
 }
 
-output "members" {
-  description = "The group's members as applied: read back at the next plan as previous_members."
-  value       = module.group.members
+# Adopts an existing group (not its users). Only a root holds imports.
+import {
+  for_each = var.existing_group_id == null ? toset([]) : toset([var.existing_group_id])
+  to       = module.group.openstack_identity_group_v3.this
+  id       = each.value
 }
 
-output "group_id" {
-  description = "The Keystone group's id."
-  value       = module.group.group_id
+output "members" {
+  description = "The group's members as applied, by user key (membership ids, no addresses): read back at the next plan as previous_members."
+  value       = module.group.planned
 }

@@ -2,7 +2,7 @@
 # sandboxes of one seed, with GitHub mocked on its real schema: the sandbox
 # of JOINIT_BASE_URL as it was, one where the member's address changed only
 # in case (after_case_url), one where it changed to another address
-# (after_new_url). The provider's make test (TestAccExample_moduleTests)
+# (after_new_url). The provider's make test (TestAccModules_tests)
 # starts them, picks a member who answered "GitHub username", makes the
 # changes through the sandbox's ChangeEmail and writes terraform.tfvars
 # here: the two URLs, the member's addresses (old_email, case_email,
@@ -40,8 +40,8 @@ run "before" {
   command = plan
 
   assert {
-    condition     = contains(output.members, var.username)
-    error_message = "the member's username ${var.username} is not among the ${length(output.members)} read before the change"
+    condition     = contains(output.planned, var.username)
+    error_message = "the member's username ${var.username} is not among the ${length(output.planned)} read before the change"
   }
 }
 
@@ -54,8 +54,8 @@ run "an_address_changed_only_in_case_changes_nothing" {
   }
 
   assert {
-    condition     = output.members == run.before.members && output.to_add == run.before.to_add && output.to_remove == run.before.to_remove
-    error_message = "after ${var.old_email} became ${var.case_email}, the team's plan changed: members ${length(output.members)} (were ${length(run.before.members)}), to_remove ${jsonencode(output.to_remove)}"
+    condition     = output.planned == run.before.planned && output.to_add == run.before.to_add && output.to_remove == run.before.to_remove
+    error_message = "after ${var.old_email} became ${var.case_email}, the team's plan changed: members ${length(output.planned)} (were ${length(run.before.planned)}), to_remove ${jsonencode(output.to_remove)}"
   }
 }
 
@@ -68,7 +68,7 @@ run "a_new_address_changes_nothing" {
   }
 
   assert {
-    condition     = output.members == run.before.members && output.to_add == run.before.to_add && output.to_remove == run.before.to_remove && contains(output.members, var.username)
-    error_message = "after ${var.old_email} became ${var.new_email}, the team's plan changed: members ${length(output.members)} (were ${length(run.before.members)}), to_remove ${jsonencode(output.to_remove)}"
+    condition     = output.planned == run.before.planned && output.to_add == run.before.to_add && output.to_remove == run.before.to_remove && contains(output.planned, var.username)
+    error_message = "after ${var.old_email} became ${var.new_email}, the team's plan changed: members ${length(output.planned)} (were ${length(run.before.planned)}), to_remove ${jsonencode(output.to_remove)}"
   }
 }

@@ -1,118 +1,96 @@
-# Offline: both providers are mocked, on their real schemas (this
-# repository's make test installs the GitHub provider v6.13.0 for it), so no
-# API, no token and no GitHub organization are needed.
+# Offline, both providers mocked on their real schemas: this module's
+# mapping (member-sync's tests cover case, blanks, duplicates, fractions).
 
 mock_provider "joinit" {}
 mock_provider "github" {}
 
 variables {
-  team_slug    = "members"
-  max_removals = 1
-  maintainers  = ["grace-h"]
+  team_slug       = "members"
+  max_removals    = 1
+  maintainers     = ["Grace-H"]
+  current_members = ["Grace-H", "left-long-ago"] # the guard runs'
 }
 
-# The team now, for every run: one member Join It still has (spelled
-# otherwise), one it no longer has.
+# The team now: one member Join It still has (as GitHub spells her), one
+# it no longer has.
 override_data {
   target = data.github_team.this
   values = { id = "4242", members = ["Grace-H", "left-long-ago"] }
 }
 
+# The read of the guard runs, which plan member-sync itself.
+override_data {
+  target = data.joinit_memberships.this
+  values = { records = [{ id = "m1", email = "grace@example.org", organization_id = "org-1" }] }
+}
+
 run "answers_become_usernames" {
   command = plan
-
+  # Each guard at its limit (the default max_removals allows no removal).
+  variables {
+    min_members     = 2
+    organization_id = "org-1"
+  }
   override_data {
-    target = data.joinit_memberships.team
-    values = {
-      records = [
-        { id = "m1", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "@Ada-L" }] },
-        { id = "m2", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = " grace-h " }] },
-        { id = "m3", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "ada-l" }] },
-        { id = "m4", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "" }] },
-        { id = "m5", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "grace hopper" }] },
-        { id = "m6", organization_id = "org-1", custom_answers = [{ question_id = "q2", question = "T-shirt size", answer = "M" }] },
-        { id = "m7", organization_id = "org-1", custom_answers = null },
-      ]
-    }
-  }
-
-  assert {
-    condition     = output.members == tolist(["ada-l", "grace-h"])
-    error_message = "members is ${jsonencode(output.members)}: want the two usable usernames, without @, spaces or capitals, each once"
+    target = module.sync.data.joinit_memberships.this
+    values = { records = [
+      { id = "m1", email = "a@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "@Ada-L" }] },
+      { id = "m2", email = "g@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = " grace-h " }] },
+      { id = "m3", email = "a@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "ada-l" }] },
+      { id = "m4", email = "x@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "" }] },
+      { id = "m5", email = "y@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "grace hopper" }] },
+      { id = "m6", email = "z@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q2", question = "T-shirt size", answer = "M" }] },
+      { id = "m7", email = null, organization_id = null, custom_answers = null },
+      { id = "m8", email = "w@example.org", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "a-very-long-name-that-github-would-refuse" }] },
+    ] }
   }
   assert {
-    condition     = output.to_add == tolist(["ada-l"]) && output.to_remove == tolist(["left-long-ago"])
-    error_message = "to_add is ${jsonencode(output.to_add)} and to_remove ${jsonencode(output.to_remove)}"
+    condition     = output.planned == tolist(["ada-l", "grace-h"]) && output.to_add == tolist(["ada-l"]) && output.to_remove == tolist(["left-long-ago"])
+    error_message = "planned ${jsonencode(output.planned)}, to_add ${jsonencode(output.to_add)}, to_remove ${jsonencode(output.to_remove)}: want the two usable usernames (no @, spaces or capitals), Grace-H kept, left-long-ago removed"
   }
   assert {
-    condition     = output.members_without_username == tolist(["m4", "m5", "m6", "m7"])
-    error_message = "members_without_username is ${jsonencode(output.members_without_username)}: want the empty, invalid and missing answers"
+    condition     = output.members_without_username == tolist(["m4", "m5", "m6", "m7", "m8"])
+    error_message = "members_without_username is ${jsonencode(output.members_without_username)}: want the empty, invalid, too long and missing answers"
   }
   assert {
     condition     = { for m in github_team_members.this.members : m.username => m.role } == { "ada-l" = "member", "grace-h" = "maintainer" } && github_team_members.this.team_slug == "members"
-    error_message = "the team's members block is ${jsonencode(github_team_members.this.members)}: want ada-l a member and grace-h, a maintainer, kept one"
+    error_message = "the team's members block is ${jsonencode(github_team_members.this.members)}: want ada-l a member and grace-h a maintainer, lower-cased as the resource keeps them"
   }
 }
+
+# terraform test expects failures of the root module only: these runs plan
+# member-sync on the usernames found above, so a guard weakened there fails.
 
 run "too_few_usernames_stop_the_plan" {
   command = plan
-
+  module { source = "../member-sync" }
   variables {
-    min_members  = 2
-    max_removals = 2
+    desired_members = run.answers_become_usernames.planned
+    min_members     = 3
   }
-
-  override_data {
-    target = data.joinit_memberships.team
-    values = { records = [{ id = "m1", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "grace-h" }] }] }
-  }
-
-  expect_failures = [output.members]
+  expect_failures = [output.planned]
 }
 
-run "too_many_removals_stop_the_plan" {
+run "removals_one_over_max_removals_stop_the_plan" {
   command = plan
-
-  override_data {
-    target = data.joinit_memberships.team
-    values = { records = [{ id = "m1", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "ada-l" }] }] }
+  module { source = "../member-sync" }
+  variables {
+    current_members = ["Grace-H", "left-long-ago", "old-timer"]
+    desired_members = run.answers_become_usernames.planned
   }
-
-  expect_failures = [github_team_members.this]
+  expect_failures = [output.planned]
 }
 
 run "another_organization_stops_the_plan" {
   command = plan
-
+  module { source = "../member-sync" }
   variables {
+    desired_members = run.answers_become_usernames.planned
     organization_id = "org-1"
   }
-
   override_data {
-    target = data.joinit_memberships.team
-    values = {
-      records = [
-        { id = "m1", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "grace-h" }] },
-        { id = "m2", organization_id = "org-2", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "ada-l" }] },
-      ]
-    }
+    target = data.joinit_memberships.this
+    values = { records = [{ id = "m1", email = "grace@example.org", organization_id = "org-2" }] }
   }
-
-  expect_failures = [data.joinit_memberships.team]
-}
-
-run "a_fraction_rounds_down" {
-  command = plan
-
-  # A tenth of the team's two members is no removal at all.
-  variables {
-    max_removals = 0.1
-  }
-
-  override_data {
-    target = data.joinit_memberships.team
-    values = { records = [{ id = "m1", organization_id = "org-1", custom_answers = [{ question_id = "q1", question = "GitHub username", answer = "grace-h" }] }] }
-  }
-
-  expect_failures = [github_team_members.this]
+  expect_failures = [data.joinit_memberships.this]
 }
