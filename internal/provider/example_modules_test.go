@@ -247,6 +247,9 @@ func TestAccModules_guardTests(t *testing.T) {
 					t.Errorf("examples/modules/%s/guard-tests/%s: missing: each downstream module shows each of member-sync's guards stopping its plan", name, file)
 				}
 			}
+			if t.Failed() {
+				return
+			}
 			env := map[string]string{envBaseURL: "http://127.0.0.1:9", envAccessToken: ""}
 			out, _, want, err := runModuleTests(t, name, "guard-tests", env, "")
 			if err == nil && want > 0 && !strings.Contains(out, `"@testrun"`) {
