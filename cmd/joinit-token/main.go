@@ -10,7 +10,7 @@
 //
 // Its files, bottom up (each uses only those above it): answer, browser,
 // failure (exit codes), idtoken, owner, secret; flags (and the version),
-// output, words (what of a server's words is shown); callback, exchange;
+// output (and what of a server's words is shown); callback, exchange;
 // flow, main.
 package main
 

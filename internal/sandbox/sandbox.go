@@ -54,8 +54,8 @@
 // OAuthOptions.
 //
 // Its files, bottom up (each uses only those above it): answers, endpoints,
-// counters (the request log); names, generate, dataset, and one file an
-// endpoint's records; oauth, pagination, chaos, ratelimit; faults,
+// counters (the request log); names, generate, seeded (what the data set of
+// a seed holds), dataset, and one file an endpoint's records; oauth, pagination, chaos, ratelimit; faults,
 // deviations, oversize; webhooks, changes; sandbox (the Server), testapi (its
 // public test API and control route), server (New, the one routing table,
 // ServeHTTP), fortest (StartForTest, the one way a test starts a sandbox).
