@@ -1,5 +1,5 @@
 // Command joinit-token runs the Join It OAuth 2.0 authorization-code flow
-// (API specification §5) for a user and prints the access token the
+// (API.md#authentication) for a user and prints the access token the
 // Terraform provider needs (JOINIT_ACCESS_TOKEN). Run it with -h for the
 // flow, the flags and the exit codes.
 //
