@@ -3,8 +3,11 @@
 # e2e/*.sh, .ci/run); actionlint, pinned in tools/actionlint, on the
 # project's GitHub Actions workflows (.github/workflows/) and on those it
 # ships (examples/use-cases/ci-plan/*.yml), with shellcheck on their run:
-# scripts; then golangci-lint, pinned in tools/golangci-lint, with the
-# project's .golangci.yml. Both are built once into .tools/ (golangci-lint
+# scripts; then the order of each package's files (internal/fileorder:
+# DESIGN.md's rule, that a package's files use each other in one direction
+# and in the order its doc lists them); then golangci-lint, pinned in
+# tools/golangci-lint, with the project's .golangci.yml. Both linters are
+# built once into .tools/ (golangci-lint
 # a few CPU-minutes from the module proxy, actionlint under one) and rebuilt
 # only when the pinned version changes. shellcheck is Debian's package (bash
 # scripts/install-lint-tools.sh, which CI runs): without it the scripts and
@@ -78,6 +81,9 @@ if [ "$only" != go ]; then
 fi
 
 [ "$only" != actions ] || exit "$failed"
+
+echo "==> the order of each package's files (internal/fileorder)"
+go run ./internal/fileorder ./... || failed=1
 
 pinned_build golangci-lint github.com/golangci/golangci-lint/v2 github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 .tools/golangci-lint run ./... || failed=1

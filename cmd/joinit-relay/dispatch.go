@@ -47,8 +47,9 @@ func newDispatcher(name, token string, hints map[int]string) *dispatcher {
 	c.Backoff = rateLimitBackoff
 	c.CheckRetry = retryPolicy
 	c.ErrorHandler = retryablehttp.PassthroughErrorHandler
-	// A redirect would carry the token to another place; api.md's advice
-	// for receivers (avoid redirects) holds for the relay's own requests.
+	// A redirect would carry the token to another place; the service's
+	// advice for receivers (avoid redirects, API.md#delivery) holds for the
+	// relay's own requests.
 	c.HTTPClient.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	c.HTTPClient.Timeout = dispatchTimeout
 	return &dispatcher{client: c, token: token, name: name, hints: hints}

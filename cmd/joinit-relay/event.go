@@ -46,7 +46,7 @@ func (e errBody) Error() string { return string(e) }
 // no map of it is built and no value but the three read is kept, so any
 // body up to the size limit costs a decoder's buffer (its largest value),
 // however many keys it holds. Its fields are the resource's plus
-// webhook_event_type (api.md §4); a field of another type than a string
+// webhook_event_type (API.md#the-request); a field of another type than a string
 // reads as absent, and a non-string event type is refused. The error is
 // an errBody, the reader's (*http.MaxBytesError over the limit), or
 // another read error.
@@ -85,7 +85,7 @@ func readEvent(r io.Reader) (event, error) {
 		}
 		switch field {
 		case "webhook_event_type":
-			// Any field can be null (api.md §2): a null event type is an
+			// Any field can be null (API.md#records-and-fields): a null event type is an
 			// absent one. A repeated name: the last value counts.
 			badEventType = v.Kind() != 'n' && s == ""
 			ev.eventType = s

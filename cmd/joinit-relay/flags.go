@@ -27,7 +27,8 @@ const (
 )
 
 // minSecretLength is the shortest secret accepted: the URL is the only
-// thing that tells the service's requests from anyone else's (api.md §5).
+// thing that tells the service's requests from anyone else's
+// (API.md#no-signature).
 const minSecretLength = 32
 
 // errVersionShown ends run after -version, with exit 0.

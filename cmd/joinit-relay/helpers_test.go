@@ -195,7 +195,7 @@ func request(t testing.TB, method, url, body string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// membership is a webhook body as api.md §4 shapes it: the record's fields
+// membership is a webhook body as API.md#the-request shapes it: the record's fields
 // plus the two webhook fields (none when event is "": the bare object of
 // the service's public page).
 func membership(id, event string) string {

@@ -2,8 +2,8 @@
 // the same sync run the schedule starts, so a member cancelled in Join It
 // loses access within minutes rather than at the next scheduled plan.
 //
-// It never trusts a webhook's payload: the service signs nothing (api.md
-// §5), so a request only says "something changed". The relay records that a
+// It never trusts a webhook's payload: the service signs nothing
+// (API.md#no-signature), so a request only says "something changed". The relay records that a
 // run is owed (on disk, before it answers 202), waits for the burst to end,
 // and starts one run through one backend: a command, a GitHub Actions
 // workflow_dispatch, or an HCP Terraform / Terraform Enterprise run. The

@@ -13,7 +13,7 @@ import (
 )
 
 // maxBody is the largest webhook body read: a membership is a few
-// kilobytes; api.md gives no maximum.
+// kilobytes; the service documents no maximum (API.md#the-request).
 const maxBody = 1 << 20
 
 // hookPrefix is the path before the secret.

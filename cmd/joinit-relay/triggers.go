@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// triggers are the webhook_event_type values of api.md §6's triggers: the
+// triggers are the webhook_event_type values of API.md#event-types: the
 // only values -events takes, and the only event types the relay logs as
 // they came.
 var triggers = []string{

@@ -81,7 +81,7 @@ Requests are answered only when their Host header names the sandbox's own
 address (its IP and port, or localhost and its port), so a web page cannot
 reach it by DNS rebinding.
 
-With -webhook-url it sends webhooks as the service does (api.md §4-§6) when
+With -webhook-url it sends webhooks as the service does (API.md, Webhooks) when
 a membership changes through the sandbox's own route (not the API's):
 
     POST <base URL>/sandbox/memberships/<_id>/<change>   (Authorization: Bearer <token>)

@@ -117,7 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	return c, nil
 }
 
-// The service's two hosts (shared/spec/public-facts.md, "Hosts"): it
+// The service's two hosts (API.md#authentication): it
 // authorizes at app.joinit.com and issues tokens at app.joinitapi.com.
 const (
 	defaultAuthorizeURL = "https://app.joinit.com/oauth2/authorize"

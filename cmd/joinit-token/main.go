@@ -1,5 +1,5 @@
 // Command joinit-token runs the Join It OAuth 2.0 authorization-code flow
-// (API specification §5) for a user and prints the access token the
+// (API.md#authentication) for a user and prints the access token the
 // Terraform provider needs (JOINIT_ACCESS_TOKEN). Run it with -h for the
 // flow, the flags and the exit codes.
 //
@@ -10,7 +10,7 @@
 //
 // Its files, bottom up (each uses only those above it): answer, browser,
 // failure (exit codes), idtoken, owner, secret; flags (and the version),
-// output, words (what of a server's words is shown); callback, exchange;
+// output (and what of a server's words is shown); callback, exchange;
 // flow, main.
 package main
 

@@ -69,8 +69,8 @@ func Names() []string {
 
 // DefaultBaseURL is the service's API host: the host of the token
 // endpoint in its current authentication documentation, and the host
-// public code that calls the service reads memberships from
-// (shared/spec/public-facts.md, "Hosts").
+// public code that calls the service reads memberships from: an
+// assumption (API.md#hosts-and-paths).
 const DefaultBaseURL = "https://app.joinitapi.com"
 
 // Paths are endpoint paths by endpoint name, relative to the base URL.

@@ -5,7 +5,7 @@
 // Its files, bottom up (each uses only those above it): cache, config (and
 // the settings' names), client, organization; records (shared value types,
 // what a read needs of a record), guard, list (one list read); then one file
-// an API area, each record type with its weight.
+// an API area (each record type with its weight).
 package client
 
 import (

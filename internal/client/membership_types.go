@@ -9,8 +9,8 @@ import (
 )
 
 // MembershipType is one membership type, with the fields of the
-// service's public reference (shared/spec/public-facts.md, "Membership type
-// fields"); the list's path is an assumption (apispec).
+// service's public reference (API.md#records-and-fields); the list's path
+// is an assumption (API.md#endpoints).
 type MembershipType struct {
 	ID                   *string `json:"_id"`
 	OrganizationID       *string `json:"organization_id"`

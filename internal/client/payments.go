@@ -24,8 +24,8 @@ type Payment struct {
 	PaymentDate    *string    `json:"payment_date"`
 	Created        *string    `json:"created"`
 	Updated        *string    `json:"updated"`
-	// The fields the service's public reference documents beyond the
-	// specification (shared/spec/public-facts.md, "Payment fields").
+	// The fields the service's public reference documents beyond the API
+	// reference's table (API.md#records-and-fields).
 	Description          *string        `json:"description"`
 	DiscountAmount       *int64         `json:"discount_amount"`
 	DiscountLabel        *string        `json:"discount_label"`

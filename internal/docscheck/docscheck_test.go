@@ -59,6 +59,50 @@ func TestLinksLeadSomewhere(t *testing.T) {
 	}
 }
 
+// Code cites the rules of API.md by their section, API.md#paging: each
+// cited section exists, so renaming a heading fails here, not silently.
+func TestCodeCitesSectionsOfAPIMdThatExist(t *testing.T) {
+	api, err := NewRepo(root).Page("API.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cite := regexp.MustCompile(`API\.md#([A-Za-z0-9_-]+)`)
+	cited := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "bin" || d.Name() == "dist") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext != ".go" && ext != ".sh" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range cite.FindAllStringSubmatch(line, -1) {
+				cited++
+				if !api.Anchors[m[1]] {
+					t.Errorf("%s:%d cites API.md#%s, which is no heading of API.md", p, i+1, m[1])
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cited < 20 {
+		t.Errorf("found %d citations of API.md: the walk looked at too little", cited)
+	}
+}
+
 // Each kind of link that leads nowhere is named, with its file, line and
 // target; those that lead somewhere pass.
 func TestCheckLinksNamesEachBreak(t *testing.T) {

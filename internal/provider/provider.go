@@ -1,5 +1,13 @@
 // Package provider is the Terraform glue: the provider's schema and
 // configuration, and the mapping of API records to Terraform values.
+//
+// Its files, bottom up (each uses only those above it): address, pasted,
+// record_values, suggest (words and values any file may use); setting_kinds,
+// setting_checks, settings, log, provider_config (the provider block);
+// warnings, fields, common, datasource, read_failure (what a data source
+// is); membership_status, filters, membership_record, ds_* (the data
+// sources); result_size, read, framework_datasource, provider, server (the
+// two read paths). DESIGN.md, "The provider's layers", has them in rows.
 package provider
 
 import (

@@ -12,7 +12,7 @@ import (
 
 // A Change is what ChangeMembership (or ChangeEmail) does to a membership,
 // as a member or an administrator would in the service; each emits the
-// webhook events api.md §6 lists for it.
+// webhook events API.md#event-types lists for it.
 type Change string
 
 const (
@@ -63,14 +63,14 @@ type ChangeResult struct {
 	Deliveries []Delivery `json:"deliveries"` // empty without Options.Webhooks.URL
 }
 
-// eventsOf are the events a change emits (api.md §6 Events and Rules).
+// eventsOf are the events a change emits (API.md#event-types).
 var eventsOf = map[Change][]string{
 	ChangeCancel:  {"memberships.inactive", "memberships.updated", "memberships.all"},
 	ChangeExpire:  {"memberships.inactive", "memberships.updated", "memberships.all"},
 	ChangeRenew:   {"memberships.renewal", "memberships.updated", "memberships.all"},
 	ChangeCheckIn: {"check_ins.created", "check_ins.all"},
-	// The table: memberships.all when a membership "has its e-mail
-	// changed"; Rules 1: memberships.updated when the e-mail changes.
+	// The table: memberships.all when a membership's e-mail changes, and
+	// memberships.updated when the e-mail changes.
 	ChangeEmail: {"memberships.updated", "memberships.all"},
 }
 

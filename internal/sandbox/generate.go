@@ -14,7 +14,7 @@ import (
 // declaration order, so the same values always give the same bytes.
 
 // extraField is the unknown field every record carries: clients must ignore
-// fields they do not know (spec §2, §9).
+// fields they do not know (API.md#records-and-fields).
 type extraField struct {
 	Note string `json:"note"`
 	Rev  int    `json:"rev"`

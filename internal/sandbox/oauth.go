@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// OAuth paths of the spec (§5). The token endpoint has two spellings in the
+// OAuth paths of the service (API.md#authentication). The token endpoint has two spellings in the
 // API documentation (the description says /oauth2/token, a sample
 // /oauth/token), so the sandbox can serve either or both.
 const (

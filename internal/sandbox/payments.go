@@ -35,7 +35,8 @@ type paymentRec struct {
 	PaymentDate    string   `json:"payment_date"`
 	Created        string   `json:"created"`
 	Updated        string   `json:"updated"`
-	// The fields the service's public reference documents beyond api.md.
+	// The fields the service's public reference documents beyond the API
+	// reference's table (API.md#records-and-fields).
 	Description          *string          `json:"description"`
 	DiscountAmount       int              `json:"discount_amount"`
 	DiscountLabel        *string          `json:"discount_label"`
@@ -104,7 +105,7 @@ func (g *generator) payment(r *rand.Rand, seq uint32, memberIDs []string) paymen
 	return p
 }
 
-// paymentDetails fills the documented fields beyond api.md: one line a
+// paymentDetails fills the fields of the public reference (API.md#records-and-fields): one line a
 // payment (two for some, the second a donation), the tax as Stripe words
 // it, a discount now and then, and the Stripe ids of a card payment.
 func (g *generator) paymentDetails(r *rand.Rand, seq uint32, p *paymentRec, tax int) {

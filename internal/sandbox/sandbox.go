@@ -1,8 +1,9 @@
 // Package sandbox is an in-memory fake of the Join It membership API, faithful
-// to the project's API specification (api.md; the spec wins over everything
-// else here). Tests, the demo command and benchmarks point a client at it
-// instead of the real service, so they run offline, deterministically, and
-// can inject faults that a real server only produces on a bad day.
+// to the API as API.md states it (where the service leaves a choice open,
+// API.md says what the sandbox chose). Tests, the demo command and
+// benchmarks point a client at it instead of the real service, so they run
+// offline, deterministically, and can inject faults that a real server only
+// produces on a bad day.
 //
 // What it serves (paths relative to the server root, after Options.PathPrefix):
 //
@@ -12,12 +13,12 @@
 //   - org_metrics: GET with page, limit. The answer is
 //     {"results":[...],"page":P,"limit":L,"totalPages":T}.
 //
-// Parameter handling follows the spec's pagination rules: page omitted,
+// Parameter handling follows API.md#paging: page omitted,
 // invalid or below 1 means page 1; count defaults to 50 and is capped at 1000;
 // limit defaults to 25 and is capped at 100; an invalid or below-1 count or
 // limit takes the default. A non-integer status is the one parameter error:
-// 400 with a JSON body (the spec shows no error format, so this is the
-// sandbox's choice).
+// 400 with a JSON body (no error format is documented, so this is the
+// sandbox's choice: API.md#errors-and-limits).
 //
 // Authentication is "Authorization: Bearer <token>" with a case-insensitive
 // scheme. A missing, malformed or wrong token is 401 with a JSON body and a
@@ -34,28 +35,27 @@
 //
 // The data set is generated once in New from Options.Seed and pre-encoded, so
 // the same seed gives byte-identical answers and serving a page only
-// concatenates stored bytes. Records carry every field the spec and the
-// public documentation name, plus one unknown field (x_sandbox_extra) on
-// every record, nulls where the spec allows them, unicode text, duplicated
-// e-mail addresses, an unknown membership status (999), and, as the spec
-// allows ("optional fields can be absent"), profile_pic is absent from some
-// memberships.
+// concatenates stored bytes. Records carry every field API.md#records-and-fields
+// names, plus one unknown field (x_sandbox_extra) on every record, nulls
+// where any field may be null, unicode text, duplicated e-mail addresses,
+// an unknown membership status (999), and, as optional fields may be
+// absent, no profile_pic on some memberships.
 //
 // ChangeMembership (or POST /sandbox/memberships/{_id}/{change} with the
 // token, the sandbox's own route) cancels, expires or renews a membership,
 // or checks it in; ChangeEmail (POST /sandbox/memberships/{_id}/email, with
 // the body {"email": "<address>"}) gives it a new e-mail address, kept as
 // given; and CreateMembership (POST /sandbox/memberships/) adds an active
-// one. Each sends the webhooks api.md §6 lists for the change to
+// one. Each sends the webhooks API.md#event-types lists for the change to
 // Options.Webhooks.URL, as the service does; see WebhookOptions.
 //
 // With Options.OAuth set, the server also plays the service's OAuth 2.0
-// authorization-code flow (spec §5) and accepts the tokens it issues; see
+// authorization-code flow (API.md#authentication) and accepts the tokens it issues; see
 // OAuthOptions.
 //
 // Its files, bottom up (each uses only those above it): answers, endpoints,
-// counters (the request log); names, generate, dataset, and one file an
-// endpoint's records; oauth, pagination, chaos, ratelimit; faults,
+// counters (the request log); names, generate, seeded (what the data set of
+// a seed holds), dataset, and one file an endpoint's records; oauth, pagination, chaos, ratelimit; faults,
 // deviations, oversize; webhooks, changes; sandbox (the Server), testapi (its
 // public test API and control route), server (New, the one routing table,
 // ServeHTTP), fortest (StartForTest, the one way a test starts a sandbox).

@@ -30,8 +30,8 @@ func (s *Server) ChangeMembership(id string, change Change) (ChangeResult, error
 // a member who changes theirs in the service: the record's email becomes
 // email exactly as given (the service keeps the case the member typed),
 // its updated time now, and, with a webhook receiver set, it sends
-// memberships.updated and memberships.all (api.md §6: the events table and
-// Rules 1) before returning. An address that is empty (or only spaces) or
+// memberships.updated and memberships.all (API.md#event-types) before
+// returning. An address that is empty (or only spaces) or
 // has no @ is refused with an error wrapping ErrBadEmail, and nothing
 // changes or is sent.
 func (s *Server) ChangeEmail(id, email string) (ChangeResult, error) {
@@ -58,7 +58,7 @@ func (s *Server) change(id string, change Change, email string) (ChangeResult, e
 
 // CreateMembership adds an active membership at the end of the list, as a
 // member who joins through the service, and, with a webhook receiver set,
-// sends memberships.created and memberships.all (api.md §6) before
+// sends memberships.created and memberships.all (API.md#event-types) before
 // returning.
 func (s *Server) CreateMembership() (ChangeResult, error) {
 	rec, err := s.data.createMembership(time.Now())

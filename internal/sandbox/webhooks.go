@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// WebhookOptions make the sandbox send webhooks as the service does (api.md
-// §4-§6): for each event of a change, one POST of one flat JSON object (the
+// WebhookOptions make the sandbox send webhooks as the service does
+// (API.md#webhooks): for each event of a change, one POST of one flat JSON object (the
 // record's fields plus webhook_object_type and webhook_event_type) with
 // Content-Type: application/json and no other header of its own; any 2xx
 // is a delivery. Membership events get one attempt; the check-in family
@@ -35,7 +35,7 @@ type Delivery struct {
 }
 
 // retriedEvents are the events of the trigger families the service tries
-// up to three times (api.md §6 Delivery attempts).
+// up to three times (API.md#delivery).
 var retriedEvents = map[string]bool{"check_ins.all": true, "check_ins.updated": true, "check_ins.checked_out": true, "registrations.created": true}
 
 // objectTypes are each event's webhook_object_type.

@@ -206,8 +206,8 @@ func TestCreateServesANewActiveMembershipAndSendsItsEvents(t *testing.T) {
 	}
 }
 
-// An e-mail change sends memberships.updated and memberships.all (api.md
-// §6: the events table, and Rules 1), once each, and each carries the
+// An e-mail change sends memberships.updated and memberships.all
+// (API.md#event-types), once each, and each carries the
 // record with its new address and updated time.
 func TestEmailChangeSendsUpdatedAndAllWithTheNewAddress(t *testing.T) {
 	t.Parallel()
@@ -252,7 +252,7 @@ func TestCheckInRetriesTheCheckInFamilyUpToThreeTimes(t *testing.T) {
 	if d := got["check_ins.all"]; d.Attempts != 3 || d.Status != 500 {
 		t.Errorf("check_ins.all: %d attempts, last %d; want 3 and the last 500", d.Attempts, d.Status)
 	}
-	// The payload of both is the membership (api.md §6: check_ins.created's _id is the membership's).
+	// The payload of both is the membership (API.md#event-types: check_ins.created's _id is the membership's).
 	if got := strings.Join(rc.events(), " "); got != "check_ins.created/memberships check_ins.all/memberships check_ins.all/memberships check_ins.all/memberships" {
 		t.Errorf("the receiver got %s", got)
 	}
