@@ -1,14 +1,14 @@
 # Offline, both providers mocked on their real schemas: this module's
-# mapping (member-sync's tests cover case, blanks, duplicates, fractions).
+# mapping (member-sync's tests cover case, blanks, duplicates, fractions;
+# guard-tests/, each guard stopping this module's plan).
 
 mock_provider "joinit" {}
 mock_provider "github" {}
 
 variables {
-  team_slug       = "members"
-  max_removals    = 1
-  maintainers     = ["Grace-H"]
-  current_members = ["Grace-H", "left-long-ago"] # the guard runs'
+  team_slug    = "members"
+  max_removals = 1
+  maintainers  = ["Grace-H"]
 }
 
 # The team now: one member Join It still has (as GitHub spells her), one
@@ -16,12 +16,6 @@ variables {
 override_data {
   target = data.github_team.this
   values = { id = "4242", members = ["Grace-H", "left-long-ago"] }
-}
-
-# The read of the guard runs, which plan member-sync itself.
-override_data {
-  target = data.joinit_memberships.this
-  values = { records = [{ id = "m1", email = "grace@example.org", organization_id = "org-1" }] }
 }
 
 run "answers_become_usernames" {
@@ -56,41 +50,4 @@ run "answers_become_usernames" {
     condition     = { for m in github_team_members.this.members : m.username => m.role } == { "ada-l" = "member", "grace-h" = "maintainer" } && github_team_members.this.team_slug == "members"
     error_message = "the team's members block is ${jsonencode(github_team_members.this.members)}: want ada-l a member and grace-h a maintainer, lower-cased as the resource keeps them"
   }
-}
-
-# terraform test expects failures of the root module only: these runs plan
-# member-sync on the usernames found above, so a guard weakened there fails.
-
-run "too_few_usernames_stop_the_plan" {
-  command = plan
-  module { source = "../member-sync" }
-  variables {
-    desired_members = run.answers_become_usernames.planned
-    min_members     = 3
-  }
-  expect_failures = [output.planned]
-}
-
-run "removals_one_over_max_removals_stop_the_plan" {
-  command = plan
-  module { source = "../member-sync" }
-  variables {
-    current_members = ["Grace-H", "left-long-ago", "old-timer"]
-    desired_members = run.answers_become_usernames.planned
-  }
-  expect_failures = [output.planned]
-}
-
-run "another_organization_stops_the_plan" {
-  command = plan
-  module { source = "../member-sync" }
-  variables {
-    desired_members = run.answers_become_usernames.planned
-    organization_id = "org-1"
-  }
-  override_data {
-    target = data.joinit_memberships.this
-    values = { records = [{ id = "m1", email = "grace@example.org", organization_id = "org-2" }] }
-  }
-  expect_failures = [data.joinit_memberships.this]
 }

@@ -1,19 +1,13 @@
 # Offline, both providers mocked on their real schemas: this module's
-# mapping (member-sync's tests cover case, blanks, duplicates, fractions).
+# mapping (member-sync's tests cover case, blanks, duplicates, fractions;
+# guard-tests/, each guard stopping this module's plan).
 
 mock_provider "joinit" {}
 mock_provider "openstack" {}
 
 variables {
-  group_name      = "members"
-  max_removals    = 1
-  current_members = ["m2", "m3"] # the guard runs'
-}
-
-# The read of the guard runs, which plan member-sync itself.
-override_data {
-  target = data.joinit_memberships.this
-  values = { records = [{ id = "m2", email = "grace@example.org", organization_id = "org-1" }] }
+  group_name   = "members"
+  max_removals = 1
 }
 
 run "one_user_per_address_the_active_ones_in_the_group" {
@@ -46,41 +40,4 @@ run "one_user_per_address_the_active_ones_in_the_group" {
     condition     = keys(openstack_identity_user_membership_v3.member) == ["m2", "m3"] && output.planned == tolist(["m2", "m3"]) && output.to_add == tolist(["m3"]) && output.to_remove == tolist(["m4"]) && output.memberships_without_address == tolist(["m5"])
     error_message = "group ${jsonencode(keys(openstack_identity_user_membership_v3.member))}, to_add ${jsonencode(output.to_add)}, to_remove ${jsonencode(output.to_remove)}, without address ${jsonencode(output.memberships_without_address)}"
   }
-}
-
-# terraform test expects failures of the root module only: these runs plan
-# member-sync on the users above, so a guard weakened there fails.
-
-run "too_few_users_stop_the_plan" {
-  command = plan
-  module { source = "../member-sync" }
-  variables {
-    desired_members = run.one_user_per_address_the_active_ones_in_the_group.planned
-    min_members     = 3
-  }
-  expect_failures = [output.planned]
-}
-
-run "removals_one_over_max_removals_stop_the_plan" {
-  command = plan
-  module { source = "../member-sync" }
-  variables {
-    current_members = ["m2", "m3", "m4", "m9"]
-    desired_members = run.one_user_per_address_the_active_ones_in_the_group.planned
-  }
-  expect_failures = [output.planned]
-}
-
-run "another_organization_stops_the_plan" {
-  command = plan
-  module { source = "../member-sync" }
-  variables {
-    desired_members = run.one_user_per_address_the_active_ones_in_the_group.planned
-    organization_id = "org-1"
-  }
-  override_data {
-    target = data.joinit_memberships.this
-    values = { records = [{ id = "m2", email = "grace@example.org", organization_id = "org-2" }] }
-  }
-  expect_failures = [data.joinit_memberships.this]
 }
