@@ -176,8 +176,11 @@ func rateLimitWait(resp *http.Response, now time.Time) (time.Duration, bool) {
 // http on a loopback address, for a local test server): the token goes there.
 func checkBaseURL(flagName, v string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimRight(v, "/"))
-	if err != nil || u.Host == "" || (u.Scheme != "https" && (u.Scheme != "http" || !client.IsLoopbackHost(u.Hostname()))) {
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return nil, fmt.Errorf("-%s %q is not an https URL (plain http only on a loopback address): the token is sent there", flagName, v)
+	}
+	if u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()) {
+		return nil, fmt.Errorf("-%s %s://%s %s", flagName, u.Scheme, u.Host, client.PlainHTTPRefused(u.Hostname(), "the token"))
 	}
 	return u, nil
 }

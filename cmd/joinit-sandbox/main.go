@@ -6,7 +6,9 @@
 //
 //	JOINIT_BASE_URL=http://127.0.0.1:PORT<path-prefix>
 //
-// and nothing else, so scripts can parse it. Diagnostics go to stderr.
+// and nothing else, so scripts can parse it. Diagnostics go to stderr; with
+// -v (make sandbox) they end with the two export lines that point the
+// provider here, base URL and token, ready to paste into a shell.
 package main
 
 import (
@@ -22,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +62,11 @@ provider's client can be tried against a bad day without touching real data.
 Once listening it prints one line to stdout and nothing else:
 
     JOINIT_BASE_URL=http://127.0.0.1:PORT<path-prefix>
+
+With -v it also prints to stderr, ready to paste into a shell:
+
+    export JOINIT_BASE_URL=http://127.0.0.1:PORT<path-prefix>
+    export JOINIT_ACCESS_TOKEN=<-token>
 
 Endpoints (GET, relative to the base URL; the records of each set by the flag
 of its name):
@@ -160,7 +168,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "`host:port` to listen on; must be a loopback address (port 0 picks a free one)")
 	fs.StringVar(&c.urlFile, "url-file", "", "also write the base URL to this `file` once listening (written atomically, for scripts)")
-	fs.BoolVar(&c.verbose, "v", false, "log every request (method, path, query with tokens redacted, status) to stderr")
+	fs.BoolVar(&c.verbose, "v", false, "log every request (method, path, query with tokens redacted, status) to stderr, after the export lines of JOINIT_BASE_URL and JOINIT_ACCESS_TOKEN")
 
 	fs.StringVar(&o.Token, "token", sandbox.DefaultToken, "bearer `token` the sandbox accepts (Authorization: Bearer <token>)")
 	fs.Int64Var(&o.Seed, "seed", defaultSeed, "data set seed; the same seed always gives the same records")
@@ -343,6 +351,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		logger.Printf("serving %s records (seed %d)", strings.Join(counts, ", "), c.opts.Seed)
 		writeSeededData(stderr, c.opts.Seed, c.opts.Records[apispec.EndpointGroups])
+		writeExports(stderr, baseURL, c.opts.Token)
 	}
 
 	select {
@@ -359,6 +368,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// writeExports writes the shell lines that point the provider at the
+// sandbox, its base URL and the token it accepts (a sandbox's, never a real
+// one), for a person to paste: make sandbox runs with -v.
+func writeExports(w io.Writer, baseURL, token string) {
+	fmt.Fprintf(w, "To point the provider at this sandbox, paste into your shell:\n\n")
+	fmt.Fprintf(w, "export JOINIT_BASE_URL=%s\n", shellWord(baseURL))
+	fmt.Fprintf(w, "export JOINIT_ACCESS_TOKEN=%s\n\n", shellWord(token))
+}
+
+// shellWord is v as one shell word: as it is when no character of it is
+// special to a shell, else in single quotes.
+func shellWord(v string) string {
+	if plainWord.MatchString(v) {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:@%+,=-]+$`)
 
 // writeFileAtomic writes via a temporary file and rename, so a script polling
 // for the file never reads it half-written.

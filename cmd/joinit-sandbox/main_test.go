@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -105,11 +106,61 @@ func TestRunPrintsURLAndStops(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	if !strings.Contains(stderr.String(), "-> 200") || strings.Contains(stderr.String(), "sandbox-token") {
+	// The request log names no token; the token is on stderr once, in
+	// the export line for a person to paste (TestVerbosePrintsExports).
+	if !strings.Contains(stderr.String(), "-> 200") || strings.Count(stderr.String(), "sandbox-token") != 1 ||
+		!strings.Contains(stderr.String(), "\nexport JOINIT_ACCESS_TOKEN=sandbox-token\n") {
 		t.Fatalf("stderr %q", stderr.String())
 	}
 	if n := strings.Count(stdout.String(), "\n"); n != 1 {
 		t.Fatalf("stdout has %d lines", n)
+	}
+}
+
+// TestVerbosePrintsExports: with -v (make sandbox) stderr ends with the two
+// export lines, base URL and token, and pasted into a shell they set both
+// to what the sandbox serves and accepts, a token with quotes and spaces
+// included; stdout keeps its one line.
+func TestVerbosePrintsExports(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to paste into")
+	}
+	for _, token := range []string{sandbox.DefaultToken, `it's a "sandbox" $token`} {
+		ctx, cancel := context.WithCancel(t.Context())
+		var stdout, stderr testutil.SyncBuffer
+		done := make(chan error, 1)
+		args := []string{"-v", "-memberships", "3"}
+		if token != sandbox.DefaultToken {
+			args = append(args, "-token", token)
+		}
+		go func() { done <- run(ctx, args, &stdout, &stderr) }()
+		testutil.Eventually(t, "the export lines", func() bool { return strings.Contains(stderr.String(), "export JOINIT_ACCESS_TOKEN=") })
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		base := strings.TrimPrefix(strings.TrimSpace(stdout.String()), "JOINIT_BASE_URL=")
+		if strings.Count(stdout.String(), "\n") != 1 || !strings.HasPrefix(base, "http://127.0.0.1:") {
+			t.Fatalf("stdout %q", stdout.String())
+		}
+		if token == sandbox.DefaultToken {
+			want := "\n\nexport JOINIT_BASE_URL=" + base + "\nexport JOINIT_ACCESS_TOKEN=" + sandbox.DefaultToken + "\n\n"
+			if !strings.HasSuffix(stderr.String(), want) {
+				t.Fatalf("stderr does not end with %q:\n%s", want, stderr.String())
+			}
+		}
+		var exports []string
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if strings.HasPrefix(line, "export ") {
+				exports = append(exports, line)
+			}
+		}
+		out, err := exec.Command(sh, "-c", strings.Join(exports, "\n")+"\nprintf '%s|%s' \"$JOINIT_BASE_URL\" \"$JOINIT_ACCESS_TOKEN\"").Output()
+		if want := base + "|" + token; err != nil || string(out) != want {
+			t.Errorf("pasted %q: %q, %v; want %q", exports, out, err, want)
+		}
 	}
 }
 

@@ -167,7 +167,7 @@ func checkAuthURL(flagName, raw string) (string, error) {
 	case u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
 		return "", fmt.Errorf("%s must be an absolute https URL", flagName)
 	case u.Scheme == "http" && !client.IsLoopbackHost(u.Hostname()):
-		return "", fmt.Errorf("%s %s://%s uses http: only https is allowed, except on a loopback host (localhost only when it resolves to loopback addresses alone), so the client secret never crosses a network in clear text", flagName, u.Scheme, u.Host)
+		return "", fmt.Errorf("%s %s://%s %s", flagName, u.Scheme, u.Host, client.PlainHTTPRefused(u.Hostname(), "the client secret"))
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "":
 		return "", fmt.Errorf("%s %s://%s must not carry credentials, a query or a fragment", flagName, u.Scheme, u.Host)
 	}

@@ -81,7 +81,8 @@ func TestFlagsRefuse(t *testing.T) {
 	}
 	for flags, want := range map[string]string{
 		"-auth-url https://auth.example.com -token-url https://t.example.com/token": "give it, or them, not both",
-		"-token-url http://t.example.com/token":                                     "-token-url http://t.example.com uses http",
+		"-token-url http://t.example.com/token":                                     `-token-url http://t.example.com uses http on "t.example.com", which is not a loopback host (127.0.0.0/8, ::1, localhost): only https is allowed off loopback, so that the client secret never crosses a network in clear text.`,
+		"-token-url http://locahost:8080/token":                                     `-token-url http://locahost:8080 uses http on "locahost", which is not a loopback host (127.0.0.0/8, ::1, localhost): only https is allowed off loopback, so that the client secret never crosses a network in clear text. Did you mean "localhost"?`,
 		"-authorize-url https://a.example.com/authorize?x=1":                        "-authorize-url https://a.example.com must not carry",
 	} {
 		_, err := parseFlags(append(args(map[string]string{"-auth-url": ""}), strings.Fields(flags)...), io.Discard)

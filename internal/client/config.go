@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agext/levenshtein"
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"
@@ -146,7 +147,7 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 	case "https":
 	case "http":
 		if !IsLoopbackHost(u.Hostname()) {
-			return nil, fmt.Errorf("the base URL %s uses http: only https is allowed, except for loopback hosts (127.0.0.0/8, ::1, localhost when it resolves to loopback addresses only), so the token never crosses a network in clear text", transport.Origin(u))
+			return nil, errors.New("the base URL " + transport.Origin(u) + " " + PlainHTTPRefused(u.Hostname(), "the token"))
 		}
 	default:
 		return nil, fmt.Errorf("the base URL %s has scheme %q: use https", transport.Origin(u), u.Scheme)
@@ -201,6 +202,46 @@ var quoted = regexp.MustCompile(`\s*"[^"]*"`)
 // refusals with it, so the two never differ in what they accept.
 func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return transport.ParseRetryAfter(v, now)
+}
+
+// PlainHTTPRefused says why http to host, which IsLoopbackHost refused,
+// is refused, naming the host: the mistake is often the host (locahost),
+// not the scheme, and then it suggests the loopback name that host is a
+// typo of. secret is what would cross the network ("the token"). It
+// follows the URL's scheme and host: "<what> http://h:1 " + this. One
+// wording for the provider's base URL and the companions' URLs alike.
+func PlainHTTPRefused(host, secret string) string {
+	const rule = ": only https is allowed off loopback, so that %s never crosses a network in clear text."
+	if strings.EqualFold(host, "localhost") {
+		return fmt.Sprintf(`uses http on %q, which resolves here to addresses that are not all loopback ones`+rule+" Use 127.0.0.1 or [::1].", host, secret)
+	}
+	return fmt.Sprintf("uses http on %q, which is not a loopback host (127.0.0.0/8, ::1, localhost)"+rule, host, secret) + loopbackTypo(host)
+}
+
+// loopbackNames are the loopback hosts a mistyped one is compared with.
+var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
+
+// loopbackTypo is ` Did you mean "localhost"?` when host is a typo of a
+// loopback name: the name with a trailing dot, or at an edit distance under
+// max(2, a third of host's length), the rule of the provider's suggestions
+// (internal/provider/suggest.go). "" for an IP address: that is a host of
+// its own, not a typo.
+func loopbackTypo(host string) string {
+	h := strings.ToLower(host)
+	if net.ParseIP(h) != nil {
+		return ""
+	}
+	for _, name := range loopbackNames {
+		if h == name+"." {
+			return fmt.Sprintf(" Did you mean %q, without the trailing dot?", name)
+		}
+	}
+	for _, name := range loopbackNames {
+		if levenshtein.Distance(h, name, nil) < max(2, len([]rune(h))/3) {
+			return fmt.Sprintf(" Did you mean %q?", name)
+		}
+	}
+	return ""
 }
 
 // IsLoopbackHost reports whether host names this machine only: a loopback

@@ -71,6 +71,46 @@ func TestParseBaseURL(t *testing.T) {
 	}
 }
 
+// TestPlainHTTPNamesTheHost: http to a host that is not loopback is
+// refused naming the host, the mistake when it is a typo of localhost
+// (issue 74), with the loopback name it is near; a real remote host is
+// told no name; https to any host and http to loopback pass. The path and
+// query, which may hold a secret, are never repeated.
+func TestPlainHTTPNamesTheHost(t *testing.T) {
+	t.Parallel()
+	const rule = `: only https is allowed off loopback, so that the token never crosses a network in clear text.`
+	for in, want := range map[string]string{
+		"http://locahost:8080":    `the base URL http://locahost:8080 uses http on "locahost", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "localhost"?`,
+		"http://localhots:8080/x": `the base URL http://localhots:8080 uses http on "localhots", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "localhost"?`,
+		"http://lcoalhost:8080":   `the base URL http://lcoalhost:8080 uses http on "lcoalhost", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "localhost"?`,
+		"http://LocaHost":         `the base URL http://LocaHost uses http on "LocaHost", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "localhost"?`,
+		"http://localhost.:8080":  `the base URL http://localhost.:8080 uses http on "localhost.", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "localhost", without the trailing dot?`,
+		"http://127.0.0.l:8080":   `the base URL http://127.0.0.l:8080 uses http on "127.0.0.l", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "127.0.0.1"?`,
+		"http://127.0.0.1.:8080":  `the base URL http://127.0.0.1.:8080 uses http on "127.0.0.1.", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule + ` Did you mean "127.0.0.1", without the trailing dot?`,
+		// Real hosts: named, no suggestion.
+		"http://api.example.com/SEKRET/access_token": `the base URL http://api.example.com uses http on "api.example.com", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule,
+		"http://localhost.example.com":               `the base URL http://localhost.example.com uses http on "localhost.example.com", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule,
+		"http://128.0.0.1":                           `the base URL http://128.0.0.1 uses http on "128.0.0.1", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule,
+		"http://10.0.0.1:8080":                       `the base URL http://10.0.0.1:8080 uses http on "10.0.0.1", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule,
+		"http://[fe80::1]:8080":                      `the base URL http://[fe80::1]:8080 uses http on "fe80::1", which is not a loopback host (127.0.0.0/8, ::1, localhost)` + rule,
+	} {
+		_, err := ParseBaseURL(in)
+		if err == nil || err.Error() != want {
+			t.Errorf("ParseBaseURL(%q):\n got  %v\n want %s", in, err, want)
+		}
+	}
+	for _, in := range []string{"https://locahost:8443", "https://api.example.com", "http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"} {
+		if _, err := ParseBaseURL(in); err != nil {
+			t.Errorf("ParseBaseURL(%q): %v", in, err)
+		}
+	}
+	// localhost itself, refused because it resolves off loopback here:
+	// no typo to point at, loopback addresses to use instead.
+	if got, want := PlainHTTPRefused("localhost", "the token"), `uses http on "localhost", which resolves here to addresses that are not all loopback ones`+rule+` Use 127.0.0.1 or [::1].`; got != want {
+		t.Errorf("PlainHTTPRefused(localhost):\n got  %s\n want %s", got, want)
+	}
+}
+
 func TestIsLoopbackHost(t *testing.T) {
 	t.Parallel()
 	for host, want := range map[string]bool{

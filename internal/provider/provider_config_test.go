@@ -261,8 +261,41 @@ provider "joinit" {
 }
 data "joinit_groups" "g" {}
 `,
-			ExpectError: regexp.MustCompile(`(?s)Invalid base_url.*only\s+https\s+is\s+allowed`),
+			ExpectError: regexp.MustCompile(`(?s)Invalid base_url.*http://api.example.com\s+uses\s+http\s+on\s+"api.example.com",\s+which\s+is\s+not\s+a\s+loopback\s+host.*only\s+https\s+is\s+allowed`),
 		}},
+	})
+}
+
+// A base URL of http on a typo of localhost (issue 74) is refused naming
+// the host, not the scheme, with the name it is near: in base_url and in
+// JOINIT_BASE_URL alike.
+func TestAccProvider_baseURLTypoOfLocalhost(t *testing.T) {
+	t.Parallel()
+	const want = `uses\s+http\s+on\s+"%s",\s+which\s+is\s+not\s+a\s+loopback\s+host\s+\(127\.0\.0\.0/8,\s+::1,\s+localhost\):\s+` +
+		`only\s+https\s+is\s+allowed\s+off\s+loopback,\s+so\s+that\s+the\s+token\s+never\s+crosses\s+a\s+network\s+in\s+clear\s+text\.\s+Did\s+you\s+mean\s+"localhost"\?`
+	t.Run("base_url", func(t *testing.T) {
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: providerFactories,
+			Steps: []resource.TestStep{{
+				Config: `
+provider "joinit" {
+  base_url     = "http://locahost:8080"
+  access_token = "` + sandbox.DefaultToken + `"
+}
+data "joinit_groups" "g" {}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid base_url.*http://locahost:8080\s+` + fmt.Sprintf(want, "locahost")),
+			}},
+		})
+	})
+	t.Run("JOINIT_BASE_URL", func(t *testing.T) {
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: factoriesWithEnv(testEnv{envBaseURL: "http://lcoalhost:8080", envAccessToken: sandbox.DefaultToken}),
+			Steps: []resource.TestStep{{
+				Config:      `data "joinit_groups" "g" {}`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid base URL.*JOINIT_BASE_URL:\s+the\s+base\s+URL\s+http://lcoalhost:8080\s+` + fmt.Sprintf(want, "lcoalhost")),
+			}},
+		})
 	})
 }
 
