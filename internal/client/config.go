@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agext/levenshtein"
+
 	"github.com/joinit-community/terraform-provider-joinit/internal/apispec"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/failure"
 	"github.com/joinit-community/terraform-provider-joinit/internal/client/transport"

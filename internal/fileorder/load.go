@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,9 +33,9 @@ type listed struct {
 // lists them with their dependencies and builds the dependencies' export
 // data (from its cache after a build), so each package is type-checked
 // from its own files alone, without its tests.
-func load(dir string, patterns []string) ([]pkg, error) {
+func load(ctx context.Context, dir string, patterns []string) ([]pkg, error) {
 	args := append([]string{"list", "-deps", "-export", "-json=ImportPath,Dir,GoFiles,IgnoredGoFiles,Export,DepOnly,Error", "--"}, patterns...)
-	cmd := exec.Command("go", args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

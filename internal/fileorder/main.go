@@ -27,6 +27,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -52,7 +53,7 @@ func run(args []string, dir string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	pkgs, err := load(dir, patterns)
+	pkgs, err := load(context.Background(), dir, patterns)
 	if err != nil {
 		fmt.Fprintln(stderr, "fileorder:", err)
 		return 2

@@ -16,13 +16,6 @@ import (
 	"github.com/joinit-community/terraform-provider-joinit/internal/sandbox"
 )
 
-// How a module's test directory reads Join It.
-const (
-	offline     = iota // the provider mocked
-	oneSandbox         // a sandbox
-	emailChange        // three sandboxes of one seed, a member's address changed in two (startEmailChange)
-)
-
 // The module of examples/testing/every-data-source passes its own mock
 // test under terraform test on the real terraform, every run of it, with
 // the provider mocked: its base URL points at a closed port and it has no
