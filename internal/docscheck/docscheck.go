@@ -38,6 +38,14 @@
 // tfplugindocs writes for nested schemas) is named by its id.
 package docscheck
 
+import "regexp"
+
+// StatedFloor is how README.md, docs/index.md and CONTRIBUTING.md state
+// the oldest Terraform and OpenTofu the provider supports ("Terraform 1.5
+// or later (or OpenTofu 1.10 or later)"): TestStatedFloorsAgree holds them
+// to one another, and make floor-check runs the examples under README.md's.
+var StatedFloor = regexp.MustCompile(`Terraform\s+(\d+\.\d+)\s+(?:or|and)\s+later,?\s+\(?(?:or|and)\s+OpenTofu\s+(\d+\.\d+)\s+(?:or|and)\s+later`)
+
 // Where the registries and GitHub serve this provider's pages and files.
 const (
 	TerraformRegistry = "https://registry.terraform.io/providers/joinit-community/joinit/latest/docs"

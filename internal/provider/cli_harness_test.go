@@ -114,6 +114,13 @@ func newCLITerraformWith(t *testing.T, dir string, env, overrides map[string]str
 	if bin == "" {
 		t.Skip("no terraform: set TF_ACC_TERRAFORM_PATH or put terraform on PATH")
 	}
+	return newCLITerraformAt(t, bin, dir, env, overrides)
+}
+
+// newCLITerraformAt is newCLITerraformWith with the terraform (or tofu)
+// binary bin.
+func newCLITerraformAt(t *testing.T, bin, dir string, env, overrides map[string]string) *cliTerraform {
+	t.Helper()
 	rc := filepath.Join(t.TempDir(), "dev.tfrc")
 	dirs := map[string]string{RegistryAddress: builtProviderDir(t), openTofuAddress: builtProviderDir(t)}
 	maps.Copy(dirs, overrides)
